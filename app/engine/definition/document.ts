@@ -1,0 +1,188 @@
+/**
+ * The application definition document (spec/app-definition.md): parsing (JSON or YAML) and
+ * structural validation with VineJS. Every problem is reported with its JSON path; unknown keys
+ * are problems too (a misspelt `mandatroy` must not be silently ignored).
+ */
+import vine, { errors } from '@vinejs/vine'
+import YAML from 'yaml'
+import type { ModelDefinition } from '../metadata/types.js'
+import { CARDINALITIES, ID_TYPES, ON_DELETE, TRAITS } from '../metadata/types.js'
+import type { Problem } from '../metadata/validate.js'
+
+export interface DefinitionDocument extends ModelDefinition {
+  formatVersion: 1
+  prune: boolean
+  settings: Record<string, unknown>
+}
+
+/** Sections that other capabilities own; rejected until those capabilities exist. */
+export const UNSUPPORTED_SECTIONS = ['resourceRoles', 'rowLevelRoles', 'users', 'clients', 'queries', 'reports', 'messages']
+
+const caption = vine.record(vine.string())
+const str = () => vine.string().trim().minLength(1)
+const int = () => vine.number({ strict: true }).withoutDecimals()
+const bool = () => vine.boolean({ strict: true })
+const numberOrString = () => vine.unionOfTypes([vine.number({ strict: true }), vine.string()])
+
+const attribute = vine.object({
+  name: str(),
+  type: str(),
+  length: int().optional(),
+  precision: int().optional(),
+  scale: int().optional(),
+  mandatory: bool().optional(),
+  unique: bool().optional(),
+  min: numberOrString().optional(),
+  max: numberOrString().optional(),
+  pattern: vine.string().optional(),
+  enum: str().optional(),
+  target: str().optional(),
+  cardinality: vine.enum(CARDINALITIES).optional(),
+  mappedBy: str().optional(),
+  linkTable: str().optional(),
+  onDelete: vine.enum(ON_DELETE).optional(),
+  transient: bool().optional(),
+  readOnly: bool().optional(),
+  caption: caption.optional(),
+  description: vine.string().optional(),
+  renamedFrom: str().optional(),
+})
+
+const entity = vine.object({
+  name: str(),
+  table: str().optional(),
+  caption: caption.optional(),
+  description: vine.string().optional(),
+  idType: vine.enum(ID_TYPES).optional(),
+  traits: vine.array(vine.enum(TRAITS)).optional(),
+  instanceName: str().optional(),
+  attributes: vine.array(attribute),
+  indexes: vine
+    .array(vine.object({ attributes: vine.array(str()), unique: bool().optional(), name: str().optional() }))
+    .optional(),
+  renamedFrom: str().optional(),
+})
+
+const enumeration = vine.object({
+  name: str(),
+  caption: caption.optional(),
+  description: vine.string().optional(),
+  values: vine.array(
+    vine.object({ name: str(), id: vine.unionOfTypes([vine.string(), vine.number({ strict: true })]), caption: caption.optional() })
+  ),
+})
+
+const fetchPlan = vine.object({
+  entity: str(),
+  name: str(),
+  extends: str().optional(),
+  properties: vine.array(vine.any()),
+})
+
+const documentValidator = vine.compile(
+  vine.object({
+    formatVersion: vine.literal(1),
+    prune: bool().optional(),
+    enums: vine.array(enumeration).optional(),
+    entities: vine.array(entity).optional(),
+    fetchPlans: vine.array(fetchPlan).optional(),
+    settings: vine.record(vine.any()).optional(),
+  })
+)
+
+/** Keys each object kind may carry; anything else is reported. */
+const ALLOWED_KEYS: Record<string, string[]> = {
+  document: ['formatVersion', 'prune', 'enums', 'entities', 'fetchPlans', 'settings', ...UNSUPPORTED_SECTIONS],
+  entity: ['name', 'table', 'caption', 'description', 'idType', 'traits', 'instanceName', 'attributes', 'indexes', 'renamedFrom'],
+  attribute: Object.keys(attribute.getProperties()),
+  index: ['attributes', 'unique', 'name'],
+  enum: ['name', 'caption', 'description', 'values'],
+  enumValue: ['name', 'id', 'caption'],
+  fetchPlan: ['entity', 'name', 'extends', 'properties'],
+  planProperty: ['name', 'fetchPlan'],
+  inlinePlan: ['extends', 'properties'],
+}
+
+function jsonPath(field: string): string {
+  return '$' + field.split('.').map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`)).join('')
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+function unknownKeys(value: unknown, kind: string, path: string, out: Problem[]) {
+  if (!isObject(value)) return
+  for (const key of Object.keys(value)) {
+    if (!ALLOWED_KEYS[kind].includes(key)) out.push({ path: `${path}.${key}`, message: `unknown property '${key}'` })
+  }
+}
+
+function checkPlanProperties(properties: unknown, path: string, out: Problem[]) {
+  if (!Array.isArray(properties)) return out.push({ path, message: 'must be an array' })
+  properties.forEach((p, i) => {
+    const pp = `${path}[${i}]`
+    if (typeof p === 'string') return
+    if (!isObject(p) || typeof p.name !== 'string') return out.push({ path: pp, message: 'must be an attribute name or { "name", "fetchPlan" }' })
+    unknownKeys(p, 'planProperty', pp, out)
+    if (p.fetchPlan === undefined || typeof p.fetchPlan === 'string') return
+    if (!isObject(p.fetchPlan)) return out.push({ path: `${pp}.fetchPlan`, message: 'must be a plan name or an inline plan' })
+    unknownKeys(p.fetchPlan, 'inlinePlan', `${pp}.fetchPlan`, out)
+    if (p.fetchPlan.extends !== undefined && typeof p.fetchPlan.extends !== 'string') {
+      out.push({ path: `${pp}.fetchPlan.extends`, message: 'must be a plan name' })
+    }
+    checkPlanProperties(p.fetchPlan.properties, `${pp}.fetchPlan.properties`, out)
+  })
+}
+
+function checkShape(raw: Record<string, unknown>, out: Problem[]) {
+  unknownKeys(raw, 'document', '$', out)
+  for (const section of UNSUPPORTED_SECTIONS) {
+    if (raw[section] !== undefined) {
+      out.push({ path: `$.${section}`, message: `section '${section}' is not supported by this server yet; remove it to import the rest` })
+    }
+  }
+  const each = (key: string, fn: (item: any, path: string) => void) => {
+    if (Array.isArray(raw[key])) (raw[key] as unknown[]).forEach((item, i) => fn(item, `$.${key}[${i}]`))
+  }
+  each('entities', (e, p) => {
+    unknownKeys(e, 'entity', p, out)
+    if (Array.isArray(e?.attributes)) e.attributes.forEach((a: unknown, j: number) => unknownKeys(a, 'attribute', `${p}.attributes[${j}]`, out))
+    if (Array.isArray(e?.indexes)) e.indexes.forEach((x: unknown, j: number) => unknownKeys(x, 'index', `${p}.indexes[${j}]`, out))
+  })
+  each('enums', (e, p) => {
+    unknownKeys(e, 'enum', p, out)
+    if (Array.isArray(e?.values)) e.values.forEach((v: unknown, j: number) => unknownKeys(v, 'enumValue', `${p}.values[${j}]`, out))
+  })
+  each('fetchPlans', (f, p) => {
+    unknownKeys(f, 'fetchPlan', p, out)
+    if (isObject(f)) checkPlanProperties(f.properties, `${p}.properties`, out)
+  })
+}
+
+export function parseDocumentText(text: string, format: 'json' | 'yaml'): unknown {
+  return format === 'yaml' ? YAML.parse(text) : JSON.parse(text)
+}
+
+export async function validateDocument(raw: unknown): Promise<{ document?: DefinitionDocument; problems: Problem[] }> {
+  const problems: Problem[] = []
+  if (!isObject(raw)) return { problems: [{ path: '$', message: 'the document must be a JSON object' }] }
+  checkShape(raw, problems)
+  let valid: any
+  try {
+    valid = await documentValidator.validate(raw)
+  } catch (error) {
+    if (!(error instanceof errors.E_VALIDATION_ERROR)) throw error
+    for (const m of error.messages as { field: string; message: string }[]) problems.push({ path: jsonPath(m.field), message: m.message })
+  }
+  if (problems.length || !valid) return { problems }
+  return {
+    problems,
+    document: {
+      formatVersion: 1,
+      prune: valid.prune ?? false,
+      enums: valid.enums ?? [],
+      entities: valid.entities ?? [],
+      fetchPlans: (valid.fetchPlans ?? []).map((p: any) => ({ ...p, properties: p.properties })),
+      settings: valid.settings ?? {},
+    },
+  }
+}

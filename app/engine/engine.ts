@@ -1,0 +1,78 @@
+/**
+ * The engine facade held by the container: the model registry, the property resolver and the
+ * change watcher of this instance, plus the admin-side operations (import, export, apply).
+ */
+import type { Database } from '@adonisjs/lucid/database'
+import type { Logger } from '@adonisjs/core/logger'
+import { ModelRegistry } from './metadata/registry.js'
+import { ChangeWatcher } from './change_watcher.js'
+import { PropertyResolver } from '../settings/property_resolver.js'
+import { importDocument, importFile, type ImportOptions } from './definition/importer.js'
+import { exportDocument } from './definition/exporter.js'
+import type { Model } from './metadata/model.js'
+
+export interface EngineOptions {
+  propertiesFile: string | null
+  watchIntervalMs: number
+}
+
+export class Engine {
+  readonly registry = new ModelRegistry()
+  readonly properties = new PropertyResolver()
+  #watcher: ChangeWatcher
+  #started: Promise<void> | null = null
+
+  constructor(
+    readonly db: Database,
+    private logger: Logger,
+    private options: EngineOptions
+  ) {
+    this.#watcher = new ChangeWatcher(db, () => this.#reload(), options.watchIntervalMs, logger)
+  }
+
+  get model(): Model {
+    return this.registry.current
+  }
+
+  /** Loads properties and the model, then watches for changes. Idempotent. */
+  start(): Promise<void> {
+    this.#started ??= (async () => {
+      await this.properties.loadStatic(this.options.propertiesFile)
+      await this.refresh()
+      await this.#watcher.start()
+    })()
+    return this.#started
+  }
+
+  /** Picks up committed model and settings changes now (coalesced with the watcher's polls). */
+  refresh(): Promise<void> {
+    return this.#watcher.poll()
+  }
+
+  async #reload() {
+    const modelChanged = await this.registry.refresh(this.db)
+    await this.properties.refresh(this.db.connection())
+    if (modelChanged) this.logger.info({ version: this.model.version }, 'model version %d loaded', this.model.version)
+  }
+
+  async importFile(file: string, options: ImportOptions = {}) {
+    const result = await importFile(this.db, file, options)
+    await this.refresh()
+    return result
+  }
+
+  async importDocument(raw: unknown, options: ImportOptions = {}) {
+    const result = await importDocument(this.db, raw, options)
+    await this.refresh()
+    return result
+  }
+
+  exportDocument() {
+    return exportDocument(this.db)
+  }
+
+  async stop() {
+    await this.#watcher.stop()
+    this.#started = null
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * Public surface of the model engine: code outside app/engine imports from here only.
+ */
+export { Engine } from './engine.js'
+export type { EngineOptions } from './engine.js'
+export { Model } from './metadata/model.js'
+export type { EntityMeta, AttributeMeta } from './metadata/model.js'
+export type * from './metadata/types.js'
+export { applyModel } from './metadata/model_service.js'
+export type { ApplyResult, ApplyOptions } from './metadata/model_service.js'
+export { importFile, importText, importDocument, formatOf } from './definition/importer.js'
+export { exportDocument, renderDocument } from './definition/exporter.js'
+export { inspectTable, listTables } from './schema/inspector.js'
+export type { InspectedTable } from './schema/inspector.js'

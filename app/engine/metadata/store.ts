@@ -1,0 +1,190 @@
+/**
+ * Reads and writes the model's system rows (mg_entities, mg_attributes, mg_enums, ...). The
+ * whole model is rewritten inside the caller's transaction whenever it changes, which keeps the
+ * rows and the snapshot trivially identical.
+ */
+import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
+import type {
+  AttributeDefinition,
+  EntityDefinition,
+  EnumDefinition,
+  FetchPlanDefinition,
+  ModelDefinition,
+} from './types.js'
+import { normalizeModel } from './normalize.js'
+import { tableNameFor } from './naming.js'
+import { Model } from './model.js'
+
+const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v))
+const parse = (v: string | null) => (v === null || v === undefined ? undefined : JSON.parse(v))
+const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v)
+const bool = (v: unknown) => v === true || v === 1 || v === '1' || v === 't'
+const num = (v: unknown) => (v === null || v === undefined ? undefined : Number(v))
+
+export async function readVersion(client: QueryClientContract, key: 'model' | 'settings'): Promise<number> {
+  const row = await client.from('mg_versions').where('key', key).select('version').first()
+  return row ? Number(row.version) : 0
+}
+
+export async function bumpVersion(trx: TransactionClientContract, key: 'model' | 'settings'): Promise<number> {
+  // The UPDATE takes the row lock: concurrent model changes serialize here.
+  await trx.rawQuery('update mg_versions set version = version + 1, updated_at = ? where key = ?', [new Date(), key])
+  if (trx.dialect.name === 'postgres') {
+    // Delivered to every listening instance when the transaction commits (never before).
+    await trx.rawQuery(`select pg_notify('mg_changes', ?)`, [key])
+  }
+  return readVersion(trx, key)
+}
+
+export async function loadModelDefinition(client: QueryClientContract): Promise<ModelDefinition> {
+  // Sequential on purpose: `client` may be a transaction, i.e. one connection.
+  const rows = async (table: string) => client.from(table).orderBy('position').orderBy('id')
+  const enumRows = await rows('mg_enums')
+  const valueRows = await rows('mg_enum_values')
+  const entityRows = await rows('mg_entities')
+  const attributeRows = await rows('mg_attributes')
+  const indexRows = await rows('mg_indexes')
+  const planRows = await rows('mg_fetch_plans')
+  const enums: EnumDefinition[] = enumRows.map((e) => ({
+    name: e.name,
+    caption: parse(e.caption),
+    description: opt(e.description),
+    values: valueRows
+      .filter((v) => v.enum_id === e.id)
+      .map((v) => ({ name: v.name, id: v.value_id, caption: parse(v.caption) })),
+  }))
+  const entities: EntityDefinition[] = entityRows.map((e) => ({
+    name: e.name,
+    table: e.table_name === tableNameFor(e.name) ? undefined : e.table_name,
+    caption: parse(e.caption),
+    description: opt(e.description),
+    idType: e.id_type,
+    traits: parse(e.traits),
+    instanceName: opt(e.instance_name),
+    attributes: attributeRows.filter((a) => a.entity_id === e.id).map(attributeFromRow),
+    indexes: indexRows
+      .filter((i) => i.entity_id === e.id)
+      .map((i) => ({ attributes: parse(i.attributes), unique: bool(i.is_unique), name: opt(i.name) })),
+  }))
+  const fetchPlans: FetchPlanDefinition[] = planRows.map((p) => ({
+    entity: p.entity_name,
+    name: p.name,
+    extends: opt(p.extends),
+    properties: parse(p.properties),
+  }))
+  return normalizeModel({ enums, entities, fetchPlans })
+}
+
+function attributeFromRow(a: any): AttributeDefinition {
+  const minMax = (v: string | null) => (v === null ? undefined : Number.isNaN(Number(v)) ? v : Number(v))
+  return {
+    name: a.name,
+    type: a.type,
+    length: num(a.length),
+    precision: num(a.precision),
+    scale: num(a.scale),
+    mandatory: bool(a.mandatory),
+    unique: bool(a.is_unique),
+    min: minMax(a.min_value),
+    max: minMax(a.max_value),
+    pattern: opt(a.pattern),
+    enum: opt(a.enum_name),
+    target: opt(a.target),
+    cardinality: opt(a.cardinality),
+    mappedBy: opt(a.mapped_by),
+    linkTable: opt(a.link_table),
+    onDelete: opt(a.on_delete),
+    transient: bool(a.transient),
+    readOnly: bool(a.read_only),
+    caption: parse(a.caption),
+    description: opt(a.description),
+  }
+}
+
+/** Replaces all model rows with `definition` (normalized). Runs inside the caller's transaction. */
+export async function writeModelDefinition(trx: TransactionClientContract, definition: ModelDefinition) {
+  const model = new Model(0, definition)
+  for (const table of ['mg_fetch_plans', 'mg_indexes', 'mg_attributes', 'mg_entities', 'mg_enum_values', 'mg_enums']) {
+    await trx.from(table).delete()
+  }
+  for (const [position, e] of definition.enums.entries()) {
+    const [row] = await trx
+      .table('mg_enums')
+      .insert({ name: e.name, caption: json(e.caption), description: e.description ?? null, position })
+      .returning('id')
+    const enumId = typeof row === 'object' ? row.id : row
+    if (e.values.length) {
+      await trx.table('mg_enum_values').multiInsert(
+        e.values.map((v, i) => ({ enum_id: enumId, name: v.name, value_id: v.id, caption: json(v.caption), position: i }))
+      )
+    }
+  }
+  for (const [position, e] of definition.entities.entries()) {
+    const meta = model.entity(e.name)!
+    const [row] = await trx
+      .table('mg_entities')
+      .insert({
+        name: e.name,
+        table_name: meta.table,
+        id_type: meta.idType,
+        traits: JSON.stringify(e.traits ?? []),
+        instance_name: e.instanceName ?? null,
+        caption: json(e.caption),
+        description: e.description ?? null,
+        position,
+      })
+      .returning('id')
+    const entityId = typeof row === 'object' ? row.id : row
+    if (e.attributes.length) {
+      await trx.table('mg_attributes').multiInsert(
+        e.attributes.map((a, i) => ({
+          entity_id: entityId,
+          name: a.name,
+          column_name: meta.attributes.get(a.name)!.column,
+          type: a.type,
+          length: a.length ?? null,
+          precision: a.precision ?? null,
+          scale: a.scale ?? null,
+          mandatory: !!a.mandatory,
+          is_unique: !!a.unique,
+          min_value: a.min === undefined ? null : String(a.min),
+          max_value: a.max === undefined ? null : String(a.max),
+          pattern: a.pattern ?? null,
+          enum_name: a.enum ?? null,
+          target: a.target ?? null,
+          cardinality: a.cardinality ?? null,
+          mapped_by: a.mappedBy ?? null,
+          link_table: a.linkTable ?? null,
+          on_delete: a.onDelete ?? null,
+          transient: !!a.transient,
+          read_only: !!a.readOnly,
+          caption: json(a.caption),
+          description: a.description ?? null,
+          position: i,
+        }))
+      )
+    }
+    if (e.indexes?.length) {
+      await trx.table('mg_indexes').multiInsert(
+        e.indexes.map((index, i) => ({
+          entity_id: entityId,
+          name: index.name ?? null,
+          attributes: JSON.stringify(index.attributes),
+          is_unique: !!index.unique,
+          position: i,
+        }))
+      )
+    }
+  }
+  if (definition.fetchPlans.length) {
+    await trx.table('mg_fetch_plans').multiInsert(
+      definition.fetchPlans.map((p, position) => ({
+        entity_name: p.entity,
+        name: p.name,
+        extends: p.extends ?? null,
+        properties: JSON.stringify(p.properties),
+        position,
+      }))
+    )
+  }
+}

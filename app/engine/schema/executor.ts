@@ -1,0 +1,49 @@
+/**
+ * Runs compiled DDL steps inside the model transaction. On SQLite, foreign-key enforcement is
+ * switched off around the transaction (required by table rebuilds; it cannot change inside a
+ * transaction) and the result is verified with `PRAGMA foreign_key_check` before commit.
+ */
+import type { Database } from '@adonisjs/lucid/database'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import type { CompiledStep } from './dialects/dialect.js'
+import { dialectOf } from './inspector.js'
+
+export async function withSchemaTransaction<T>(
+  db: Database,
+  work: (trx: TransactionClientContract) => Promise<T>
+): Promise<T> {
+  const client = db.connection()
+  if (dialectOf(client) === 'pg') {
+    return db.transaction(async (trx) => {
+      // Never wait forever behind a long-running transaction holding a table lock.
+      await trx.rawQuery(`SET LOCAL lock_timeout = '10s'`)
+      // Serializes model changes across instances: the version row is the lock.
+      await trx.rawQuery(`SELECT version FROM mg_versions WHERE key = 'model' FOR UPDATE`)
+      return work(trx)
+    })
+  }
+  await client.rawQuery('PRAGMA foreign_keys = OFF')
+  try {
+    return await db.transaction(async (trx) => {
+      const value = await work(trx)
+      const violations = await trx.rawQuery('PRAGMA foreign_key_check')
+      if (violations.length) {
+        throw new Error(`schema change would break ${violations.length} foreign key reference(s)`)
+      }
+      return value
+    })
+  } finally {
+    await client.rawQuery('PRAGMA foreign_keys = ON')
+  }
+}
+
+export async function executeSteps(
+  trx: TransactionClientContract,
+  steps: CompiledStep[],
+  onStep: (index: number) => void = () => {}
+) {
+  for (const [index, step] of steps.entries()) {
+    onStep(index)
+    for (const sql of step.sql) await trx.rawQuery(sql)
+  }
+}

@@ -1,0 +1,27 @@
+import app from '@adonisjs/core/services/app'
+import { HttpContext, ExceptionHandler } from '@adonisjs/core/http'
+
+/**
+ * Errors are part of the API: every error leaves as `{ "error", "details" }` (the upstream REST
+ * shape); driver messages and stacks never reach the client outside development.
+ */
+export default class HttpExceptionHandler extends ExceptionHandler {
+  protected debug = !app.inProduction && !app.inTest
+
+  async handle(error: unknown, ctx: HttpContext) {
+    const status = (error as { status?: number }).status ?? 500
+    const code = (error as { code?: string }).code
+    if (status >= 500) {
+      return ctx.response.status(status).send({ error: 'Server error', details: 'An unexpected error occurred' })
+    }
+    if (code === 'E_ROUTE_NOT_FOUND') {
+      return ctx.response.status(404).send({ error: 'Not found', details: `No resource at ${ctx.request.url()}` })
+    }
+    const message = (error as Error).message ?? 'Request failed'
+    return ctx.response.status(status).send({ error: message, details: message })
+  }
+
+  async report(error: unknown, ctx: HttpContext) {
+    return super.report(error, ctx)
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The one resolver of `svc.*` properties. Precedence, lowest first:
+ *   registry defaults < config/application.properties < environment (SVC_REST_...) < settings
+ *   stored in the database (mg_settings, editable at runtime).
+ * Reads are synchronous from memory; stored settings are reloaded whenever the settings version
+ * changes (this instance's own writes, or another instance's through the change watcher).
+ */
+import { readFile } from 'node:fs/promises'
+import { parse as parseProperties } from 'dot-properties'
+import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
+import { coerce, findProperty, propertyNamesForEnv, type PropertyValue } from './properties.js'
+import { bumpVersion, readVersion } from '../engine/metadata/store.js'
+
+export type SettingsSource = 'default' | 'file' | 'env' | 'database'
+
+export class PropertyResolver {
+  #file = new Map<string, PropertyValue>()
+  #env = new Map<string, PropertyValue>()
+  #stored = new Map<string, PropertyValue>()
+  #storedRaw = new Map<string, unknown>()
+  version = -1
+
+  /** Loads config/application.properties and the environment (once, at boot). */
+  async loadStatic(propertiesFile: string | null, env: NodeJS.ProcessEnv = process.env) {
+    this.#file.clear()
+    this.#env.clear()
+    if (propertiesFile) {
+      const text = await readFile(propertiesFile, 'utf8').catch((e) => (e.code === 'ENOENT' ? '' : Promise.reject(e)))
+      for (const [name, raw] of Object.entries(parseProperties(text) as Record<string, string>)) {
+        const definition = findProperty(name)
+        if (!definition) throw new Error(`${propertiesFile}: unknown property '${name}'`)
+        this.#file.set(name, coerce(definition, raw))
+      }
+    }
+    for (const [envName, raw] of Object.entries(env)) {
+      if (!envName.startsWith('SVC_') || raw === undefined) continue
+      for (const name of propertyNamesForEnv(envName)) this.#env.set(name, coerce(findProperty(name)!, raw))
+    }
+  }
+
+  /** Reloads the stored settings when their version changed. */
+  async refresh(client: QueryClientContract, force = false) {
+    const version = await readVersion(client, 'settings')
+    if (!force && version === this.version) return false
+    const rows = await client.from('mg_settings').select('key', 'value')
+    this.#stored.clear()
+    this.#storedRaw.clear()
+    for (const row of rows) {
+      const definition = findProperty(row.key)
+      if (!definition) continue
+      const raw = JSON.parse(row.value)
+      this.#storedRaw.set(row.key, raw)
+      this.#stored.set(row.key, coerce(definition, raw))
+    }
+    this.version = version
+    return true
+  }
+
+  get<T extends PropertyValue = PropertyValue>(name: string): T {
+    const definition = findProperty(name)
+    if (!definition) throw new Error(`unknown property '${name}'`)
+    for (const layer of [this.#stored, this.#env, this.#file]) if (layer.has(name)) return layer.get(name) as T
+    return definition.default as T
+  }
+
+  source(name: string): SettingsSource {
+    if (this.#stored.has(name)) return 'database'
+    if (this.#env.has(name)) return 'env'
+    return this.#file.has(name) ? 'file' : 'default'
+  }
+
+  /** Every property name set in some layer, e.g. to enumerate `svc.authserver.client.*`. */
+  names(prefix = 'svc.'): string[] {
+    const all = new Set([...this.#file.keys(), ...this.#env.keys(), ...this.#stored.keys()])
+    return [...all].filter((n) => n.startsWith(prefix)).sort()
+  }
+
+  /** The stored settings exactly as written (for export). */
+  storedSettings(): Record<string, unknown> {
+    return Object.fromEntries([...this.#storedRaw].sort(([a], [b]) => a.localeCompare(b)))
+  }
+}
+
+/**
+ * Writes stored settings inside the caller's transaction (`null` removes one). Returns whether
+ * anything changed; bumps the settings version when it did.
+ */
+export async function writeSettings(trx: TransactionClientContract, settings: Record<string, unknown>) {
+  const rows = await trx.from('mg_settings').select('key', 'value')
+  const current = new Map(rows.map((r) => [r.key, r.value as string]))
+  let changed = false
+  for (const [key, value] of Object.entries(settings)) {
+    const definition = findProperty(key)
+    if (!definition) throw new Error(`unknown property '${key}'`)
+    if (value === null) {
+      if (current.has(key)) {
+        await trx.from('mg_settings').where('key', key).delete()
+        changed = true
+      }
+      continue
+    }
+    coerce(definition, value)
+    const json = JSON.stringify(value)
+    if (current.get(key) === json) continue
+    if (current.has(key)) await trx.from('mg_settings').where('key', key).update({ value: json, updated_at: new Date() })
+    else await trx.table('mg_settings').insert({ key, value: json, updated_at: new Date() })
+    changed = true
+  }
+  if (changed) await bumpVersion(trx, 'settings')
+  return changed
+}

@@ -1,0 +1,47 @@
+import env from '#start/env'
+import app from '@adonisjs/core/services/app'
+import { defineConfig } from '@adonisjs/lucid'
+
+/*
+ * One connection per dialect; only the active one (DB_CONNECTION, default sqlite) is opened.
+ * SQLite runs in WAL mode with foreign keys enforced on every pooled connection.
+ */
+const migrations = { naturalSort: true, paths: ['database/migrations'] }
+
+const dbConfig = defineConfig({
+  connection: env.get('DB_CONNECTION', 'sqlite'),
+  connections: {
+    sqlite: {
+      client: 'better-sqlite3',
+      connection: {
+        filename: app.makePath(
+          env.get('SQLITE_FILE', app.inTest ? 'tmp/test.sqlite3' : 'tmp/modelgate.sqlite3')
+        ),
+      },
+      pool: {
+        afterCreate: (conn: any, done: (err: Error | null, conn: any) => void) => {
+          conn.pragma('journal_mode = WAL')
+          conn.pragma('foreign_keys = ON')
+          conn.pragma('busy_timeout = 5000')
+          done(null, conn)
+        },
+      },
+      useNullAsDefault: true,
+      migrations,
+    },
+    pg: {
+      client: 'pg',
+      connection: {
+        host: env.get('DB_HOST', '127.0.0.1'),
+        port: env.get('DB_PORT', 5432),
+        user: env.get('DB_USER', 'postgres'),
+        password: env.get('DB_PASSWORD', ''),
+        database: env.get('DB_DATABASE', app.inTest ? 'modelgate_test' : 'modelgate'),
+      },
+      pool: { min: 0, max: 10 },
+      migrations,
+    },
+  },
+})
+
+export default dbConfig

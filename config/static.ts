@@ -1,0 +1,8 @@
+import { defineConfig } from '@adonisjs/static'
+
+export default defineConfig({
+  enabled: true,
+  etag: true,
+  lastModified: true,
+  dotFiles: 'ignore',
+})

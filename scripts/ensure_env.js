@@ -1,0 +1,17 @@
+/*
+ * Writes .env from .env.example with a fresh APP_KEY when a clone has none, so that
+ * `npm start` and `npm test` work on a fresh clone without manual steps.
+ */
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+
+export function ensureEnv() {
+  mkdirSync('tmp', { recursive: true })
+  if (existsSync('.env')) return
+  const example = readFileSync('.env.example', 'utf8')
+  const key = randomBytes(32).toString('base64url')
+  writeFileSync('.env', example.replace(/^APP_KEY=.*$/m, `APP_KEY=${key}`))
+  console.log('created .env from .env.example with a new APP_KEY')
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) ensureEnv()

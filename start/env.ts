@@ -1,0 +1,28 @@
+/*
+|--------------------------------------------------------------------------
+| Environment variables
+|--------------------------------------------------------------------------
+| Validated at boot. `npm start` / `npm test` write a .env with a fresh APP_KEY
+| on a clone that has none (scripts/ensure_env.js).
+*/
+import { Env } from '@adonisjs/core/env'
+
+export default await Env.create(new URL('../', import.meta.url), {
+  NODE_ENV: Env.schema.enum(['development', 'production', 'test'] as const),
+  PORT: Env.schema.number.optional(),
+  HOST: Env.schema.string.optional({ format: 'host' }),
+  APP_KEY: Env.schema.string(),
+  LOG_LEVEL: Env.schema.string.optional(),
+
+  DB_CONNECTION: Env.schema.enum.optional(['sqlite', 'pg'] as const),
+  SQLITE_FILE: Env.schema.string.optional(),
+  DB_HOST: Env.schema.string.optional(),
+  DB_PORT: Env.schema.number.optional(),
+  DB_USER: Env.schema.string.optional(),
+  DB_PASSWORD: Env.schema.string.optional(),
+  DB_DATABASE: Env.schema.string.optional(),
+
+  MODELGATE_DEMO: Env.schema.boolean.optional(),
+  MODELGATE_AUTO_MIGRATE: Env.schema.boolean.optional(),
+  MODELGATE_WATCH_INTERVAL_MS: Env.schema.number.optional(),
+})

@@ -1,0 +1,15 @@
+/*
+|--------------------------------------------------------------------------
+| Routes (one file per API area under start/routes/ as the API grows)
+|--------------------------------------------------------------------------
+*/
+import router from '@adonisjs/core/services/router'
+import app from '@adonisjs/core/services/app'
+
+const HealthController = () => import('#controllers/health_controller')
+
+router.get('/health', [HealthController, 'show'])
+
+router.get('/', ({ response }) => response.redirect('/console/'))
+// The console is a single-page app: deep links get its index.html.
+router.get('/console/*', ({ response }) => response.download(app.publicPath('console/index.html')))
