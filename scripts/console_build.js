@@ -1,0 +1,31 @@
+/*
+ * Builds the console (console-ui -> public/console) when the build is missing or older than
+ * its sources. Used by `npm start` and by the test runner before the browser suite.
+ */
+import { spawnSync } from 'node:child_process'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+
+function newest(dir) {
+  let latest = 0
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules') continue
+    const path = join(dir, entry.name)
+    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs)
+  }
+  return latest
+}
+
+export function ensureConsoleBuilt() {
+  const index = 'public/console/index.html'
+  if (existsSync(index) && statSync(index).mtimeMs >= newest('console-ui/src')) return
+  if (!existsSync('console-ui/node_modules')) {
+    const install = spawnSync('node', ['scripts/install_console.js'], { stdio: 'inherit' })
+    if (install.status !== 0) throw new Error('installing the console dependencies failed')
+  }
+  console.log('building the console (console-ui -> public/console)')
+  const build = spawnSync('npm', ['--prefix', 'console-ui', 'run', 'build'], { stdio: 'inherit' })
+  if (build.status !== 0) throw new Error('console build failed')
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) ensureConsoleBuilt()
