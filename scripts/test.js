@@ -5,7 +5,8 @@
  *                       modelgate_test on 127.0.0.1:5432 by default, created when missing)
  *   node scripts/test.js [--pg] [suite ...] [-- japa args]
  * Writes tmp/test-results-<label>.json ({passed, failed}) for .ci/run and prints
- * `N passed, N failed`. The browser suite needs Chromium (/usr/bin/chromium or CHROMIUM_PATH):
+ * `N passed, N failed`. TEST_ID=<word> isolates parallel runs (own SQLite file, own PostgreSQL
+ * database, own port). The browser suite needs Chromium (/usr/bin/chromium or CHROMIUM_PATH):
  * without it the suite is skipped with a warning, and fails when CI=true.
  */
 import { spawn } from 'node:child_process'
@@ -20,12 +21,15 @@ const passThrough = dashdash >= 0 ? argv.slice(dashdash + 1) : []
 let suites = (dashdash >= 0 ? argv.slice(0, dashdash) : argv).filter((a) => a !== '--pg')
 const ci = process.env.CI === 'true'
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const testId = (process.env.TEST_ID ?? '').replace(/[^a-z0-9_]/gi, '').toLowerCase()
+const suffix = testId ? `_${testId}` : ''
+const port = 3334 + (testId ? ([...testId].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 1000, 7) + 1) : 0)
 
 ensureEnv()
 const env = {
   ...process.env,
   NODE_ENV: 'test',
-  PORT: process.env.TEST_PORT ?? '3334',
+  PORT: process.env.TEST_PORT ?? String(port),
   HOST: '127.0.0.1',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   MODELGATE_WATCH_INTERVAL_MS: '200',
@@ -51,11 +55,11 @@ if (pg) {
   env.DB_HOST ??= '127.0.0.1'
   env.DB_PORT ??= '5432'
   env.DB_USER ??= 'postgres'
-  env.DB_DATABASE = process.env.TEST_DB_DATABASE ?? 'modelgate_test'
+  env.DB_DATABASE = process.env.TEST_DB_DATABASE ?? `modelgate_test${suffix}`
   await ensurePgDatabase(env)
 } else {
   env.DB_CONNECTION = 'sqlite'
-  env.SQLITE_FILE = 'tmp/test.sqlite3'
+  env.SQLITE_FILE = `tmp/test${suffix}.sqlite3`
 }
 
 async function ensurePgDatabase(e) {
@@ -72,7 +76,36 @@ async function ensurePgDatabase(e) {
   await client.end()
 }
 
-const label = pg ? 'pg' : 'sqlite'
+const label = (pg ? 'pg' : 'sqlite') + suffix
+await acquireLock(`tmp/test-${label}.lock`)
+
+/** Runs against the same database wait for each other instead of wiping each other's tables. */
+async function acquireLock(file) {
+  const { openSync, writeFileSync: write, readFileSync, unlinkSync } = await import('node:fs')
+  for (let waited = 0; ; waited += 250) {
+    try {
+      const fd = openSync(file, 'wx')
+      write(fd, String(process.pid))
+      process.on('exit', () => {
+        try {
+          unlinkSync(file)
+        } catch {}
+      })
+      return
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error
+      const holder = Number(readFileSync(file, 'utf8'))
+      try {
+        process.kill(holder, 0)
+      } catch {
+        unlinkSync(file)
+        continue
+      }
+      if (waited % 10000 === 0) console.log(`waiting for another test run on ${label} (pid ${holder})`)
+      await new Promise((r) => setTimeout(r, 250))
+    }
+  }
+}
 const child = spawn(process.execPath, ['ace.js', 'test', ...suites, ...passThrough], { env, stdio: ['inherit', 'pipe', 'inherit'] })
 let output = ''
 child.stdout.on('data', (chunk) => {
