@@ -7,7 +7,9 @@ const shop = {
 }
 
 test.group('health and console routes', (group) => {
-  group.setup(() => resetDatabase())
+  group.setup(async () => {
+    await resetDatabase()
+  })
 
   test('GET /health reports the model version this instance serves', async ({ client, assert }) => {
     const before = await client.get('/health')
