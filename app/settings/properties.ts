@@ -74,8 +74,10 @@ export function coerce(definition: PropertyDefinition, raw: unknown): PropertyVa
       if (raw === 'true' || raw === 'false') return raw === 'true'
       throw new TypeError(`${definition.name} must be true or false`)
     case 'int': {
-      const n = typeof raw === 'number' ? raw : Number(raw)
-      if (!Number.isInteger(n)) throw new TypeError(`${definition.name} must be an integer`)
+      // Number() alone would turn '', true and [7] into integers (0, 1, 7): accept only numbers
+      // and strings that spell an integer.
+      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*[+-]?\d+\s*$/.test(raw) ? Number(raw) : Number.NaN
+      if (!Number.isSafeInteger(n)) throw new TypeError(`${definition.name} must be an integer`)
       return n
     }
     case 'list':

@@ -13,6 +13,15 @@ import { bumpVersion, readVersion } from '../engine/metadata/store.js'
 
 export type SettingsSource = 'default' | 'file' | 'env' | 'database'
 
+/** A bad value in the file or the environment must say where it came from to be fixable. */
+function named<T>(origin: string, convert: () => T): T {
+  try {
+    return convert()
+  } catch (error) {
+    throw new Error(`${origin}: ${(error as Error).message}`)
+  }
+}
+
 export class PropertyResolver {
   #file = new Map<string, PropertyValue>()
   #env = new Map<string, PropertyValue>()
@@ -29,12 +38,12 @@ export class PropertyResolver {
       for (const [name, raw] of Object.entries(parseProperties(text) as Record<string, string>)) {
         const definition = findProperty(name)
         if (!definition) throw new Error(`${propertiesFile}: unknown property '${name}'`)
-        this.#file.set(name, coerce(definition, raw))
+        this.#file.set(name, named(propertiesFile, () => coerce(definition, raw)))
       }
     }
     for (const [envName, raw] of Object.entries(env)) {
       if (!envName.startsWith('SVC_') || raw === undefined) continue
-      for (const name of propertyNamesForEnv(envName)) this.#env.set(name, coerce(findProperty(name)!, raw))
+      for (const name of propertyNamesForEnv(envName)) this.#env.set(name, named(envName, () => coerce(findProperty(name)!, raw)))
     }
   }
 
@@ -43,15 +52,24 @@ export class PropertyResolver {
     const version = await readVersion(client, 'settings')
     if (!force && version === this.version) return false
     const rows = await client.from('mg_settings').select('key', 'value')
-    this.#stored.clear()
-    this.#storedRaw.clear()
+    // Built aside and swapped: one bad row (written by hand, or a property whose type changed)
+    // used to throw half-way, leaving the stored layer cleared and the version never caught up.
+    // It is skipped instead, so that the property falls back to env/file/default.
+    const stored = new Map<string, PropertyValue>()
+    const storedRaw = new Map<string, unknown>()
     for (const row of rows) {
       const definition = findProperty(row.key)
       if (!definition) continue
-      const raw = JSON.parse(row.value)
-      this.#storedRaw.set(row.key, raw)
-      this.#stored.set(row.key, coerce(definition, raw))
+      try {
+        const raw = JSON.parse(row.value)
+        stored.set(row.key, coerce(definition, raw))
+        storedRaw.set(row.key, raw)
+      } catch {
+        continue
+      }
     }
+    this.#stored = stored
+    this.#storedRaw = storedRaw
     this.version = version
     return true
   }
@@ -79,6 +97,20 @@ export class PropertyResolver {
   storedSettings(): Record<string, unknown> {
     return Object.fromEntries([...this.#storedRaw].sort(([a], [b]) => a.localeCompare(b)))
   }
+}
+
+/** What `writeSettings(settings)` would change, as change lines for the import output. */
+export async function describeSettingsChanges(client: QueryClientContract, settings: Record<string, unknown>): Promise<string[]> {
+  const rows = await client.from('mg_settings').select('key', 'value')
+  const current = new Map(rows.map((r) => [r.key, r.value as string]))
+  const changes: string[] = []
+  for (const [key, value] of Object.entries(settings)) {
+    if (value === null) {
+      if (current.has(key)) changes.push(`setting ${key}: removed`)
+    } else if (!current.has(key)) changes.push(`setting ${key}: set`)
+    else if (current.get(key) !== JSON.stringify(value)) changes.push(`setting ${key}: changed`)
+  }
+  return changes
 }
 
 /**

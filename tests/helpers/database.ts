@@ -15,9 +15,12 @@ export async function dropAllTables() {
 }
 
 export async function resetDatabase() {
+  const engine = await app.container.make(Engine)
+  // The change watcher polls mg_versions: pause it while the system tables do not exist (its
+  // polls would otherwise log 'refresh failed' warnings in the middle of the test output).
+  await engine.stop()
   await dropAllTables()
   await migrate(app)
-  const engine = await app.container.make(Engine)
   await engine.start()
   await engine.registry.refresh(db, true)
   await engine.properties.refresh(db.connection(), true)

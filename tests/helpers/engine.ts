@@ -1,33 +1,174 @@
 /**
  * Helpers for tests that change the model through the engine.
  */
+import { randomUUID } from 'node:crypto'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
-import { Engine, inspectTable, type ApplyResult } from '#engine/main'
+import type { Assert } from '@japa/assert'
+import {
+  Engine,
+  inspectTable,
+  listTables,
+  type ApplyResult,
+  type InspectedTable,
+} from '#engine/main'
+
+type InspectedColumn = InspectedTable['columns'][number]
+type ImportOptions = { dryRun?: boolean; allowDataLoss?: boolean }
 
 export async function engine(): Promise<Engine> {
   return app.container.make(Engine)
 }
 
 /** Imports a definition document (object) and returns the result. */
-export async function importDoc(doc: Record<string, unknown>, options: { dryRun?: boolean; allowDataLoss?: boolean } = {}): Promise<ApplyResult> {
+export async function importDoc(
+  doc: Record<string, unknown>,
+  options: ImportOptions = {}
+): Promise<ApplyResult> {
   const e = await engine()
   return e.importDocument({ formatVersion: 1, ...doc }, options)
+}
+
+/** Imports a document that must apply; throws with the problems/refusals otherwise. */
+export async function applyDoc(
+  doc: Record<string, unknown>,
+  options: { allowDataLoss?: boolean } = {}
+): Promise<ApplyResult> {
+  const result = await importDoc(doc, options)
+  if (result.status !== 'applied') {
+    const details = JSON.stringify({ problems: result.problems, refusals: result.refusals })
+    throw new Error(`expected 'applied', got '${result.status}': ${details}`)
+  }
+  return result
+}
+
+/**
+ * Imports `doc` expecting a refusal whose message matches `message`, and proves with
+ * snapshotState() that nothing at all changed.
+ */
+export async function expectRefused(
+  assert: Assert,
+  doc: Record<string, unknown>,
+  message: RegExp,
+  options: ImportOptions = {}
+): Promise<ApplyResult> {
+  const before = await snapshotState()
+  const result = await importDoc(doc, options)
+  assert.equal(result.status, 'refused', JSON.stringify(result.problems))
+  const messages = result.refusals.map((r) => r.message)
+  assert.isTrue(
+    messages.some((m) => message.test(m)),
+    `no refusal matches ${message}: ${messages}`
+  )
+  assert.equal(await snapshotState(), before, 'a refused import changes nothing')
+  return result
 }
 
 export function table(name: string) {
   return inspectTable(db.connection(), name)
 }
 
-/** A fingerprint of system rows and schema, to prove that a refused change changed nothing. */
+/** The inspected table (throws when it does not exist). */
+export async function inspected(name: string): Promise<InspectedTable> {
+  const t = await table(name)
+  if (!t) throw new Error(`table ${name} does not exist`)
+  return t
+}
+
+/** The inspected columns of a table by name (throws when the table does not exist). */
+export async function columnsOf(name: string): Promise<Record<string, InspectedColumn>> {
+  const t = await inspected(name)
+  return Object.fromEntries(t.columns.map((c) => [c.name, c]))
+}
+
+export async function columnOf(tableName: string, column: string): Promise<InspectedColumn> {
+  const columns = await columnsOf(tableName)
+  if (!columns[column]) throw new Error(`column ${tableName}.${column} does not exist`)
+  return columns[column]
+}
+
+export async function columnNamesOf(name: string): Promise<string[]> {
+  const t = await inspected(name)
+  return t.columns.map((c) => c.name)
+}
+
+export async function indexesOf(name: string) {
+  const t = await inspected(name)
+  return t.indexes
+}
+
+export async function foreignKeysOf(name: string) {
+  const t = await inspected(name)
+  return t.foreignKeys
+}
+
+/** Inserts rows (a uuid `id` is generated when missing) and returns them with their ids. */
+export async function insertRows<T extends Record<string, unknown>>(
+  tableName: string,
+  rows: T[]
+): Promise<(T & { id: string })[]> {
+  const withIds = rows.map((r) => ({ id: randomUUID(), ...r }) as T & { id: string })
+  if (withIds.length) await db.table(tableName).multiInsert(withIds)
+  return withIds
+}
+
+/** All rows of a table, ordered by `orderBy` (default: id). */
+export function rowsOf(tableName: string, orderBy = 'id'): Promise<Record<string, any>[]> {
+  return db.from(tableName).select('*').orderBy(orderBy)
+}
+
+/** The values of one column, rows ordered by `orderBy`. */
+export async function valuesOf(tableName: string, column: string, orderBy = 'id') {
+  const rows = await rowsOf(tableName, orderBy)
+  return rows.map((r) => r[column])
+}
+
+/** The values of several columns per row, rows ordered by `orderBy`. */
+export async function tuplesOf(tableName: string, columns: string[], orderBy = 'id') {
+  const rows = await rowsOf(tableName, orderBy)
+  return rows.map((r) => columns.map((c) => r[c]))
+}
+
+export async function modelVersion(): Promise<number> {
+  const row = await db.from('mg_versions').where('key', 'model').first()
+  return Number(row.version)
+}
+
+const sortedJson = (items: unknown[]) => items.map((i) => JSON.stringify(i)).sort()
+
+/**
+ * A fingerprint of system rows, schema and the data of every table, to prove that a refused or
+ * dry-run change changed nothing. Index and foreign-key lists are sorted (catalog order is not
+ * guaranteed).
+ */
 export async function snapshotState(): Promise<string> {
   const client = db.connection()
   const parts: unknown[] = []
-  for (const t of ['mg_versions', 'mg_entities', 'mg_attributes', 'mg_enums', 'mg_enum_values', 'mg_fetch_plans', 'mg_indexes', 'mg_settings', 'mg_schema_changelog']) {
+  const systemTables = [
+    'mg_versions',
+    'mg_entities',
+    'mg_attributes',
+    'mg_enums',
+    'mg_enum_values',
+    'mg_fetch_plans',
+    'mg_indexes',
+    'mg_settings',
+    'mg_schema_changelog',
+  ]
+  for (const t of systemTables) {
     parts.push(await client.from(t).select('*').orderByRaw('1'))
   }
-  const { listTables } = await import('#engine/main')
   const tables = [...(await listTables(client))].sort()
-  for (const t of tables) parts.push(await inspectTable(client, t))
+  for (const t of tables) {
+    const inspection = await inspectTable(client, t)
+    if (inspection) {
+      parts.push({
+        ...inspection,
+        indexes: sortedJson(inspection.indexes),
+        foreignKeys: sortedJson(inspection.foreignKeys),
+      })
+    }
+    if (!systemTables.includes(t)) parts.push(sortedJson(await client.from(t).select('*')))
+  }
   return JSON.stringify(parts, (_k, v) => (v instanceof Date ? v.toISOString() : v))
 }

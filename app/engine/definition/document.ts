@@ -3,7 +3,7 @@
  * structural validation with VineJS. Every problem is reported with its JSON path; unknown keys
  * are problems too (a misspelt `mandatroy` must not be silently ignored).
  */
-import vine, { errors } from '@vinejs/vine'
+import vine, { SimpleMessagesProvider, errors } from '@vinejs/vine'
 import YAML from 'yaml'
 import type { ModelDefinition } from '../metadata/types.js'
 import { CARDINALITIES, ID_TYPES, ON_DELETE, TRAITS } from '../metadata/types.js'
@@ -22,7 +22,9 @@ const caption = vine.record(vine.string())
 const str = () => vine.string().trim().minLength(1)
 const int = () => vine.number({ strict: true }).withoutDecimals()
 const bool = () => vine.boolean({ strict: true })
-const numberOrString = () => vine.unionOfTypes([vine.number({ strict: true }), vine.string()])
+// String first: the number branch claims numeric-looking strings ("0") and then rejects them
+// for not being numbers, while "abc" was accepted as a string.
+const numberOrString = () => vine.unionOfTypes([vine.string(), vine.number({ strict: true })])
 
 const attribute = vine.object({
   name: str(),
@@ -81,14 +83,23 @@ const fetchPlan = vine.object({
 
 const documentValidator = vine.compile(
   vine.object({
-    formatVersion: vine.literal(1),
+    // Not vine.literal(1): it casts, and would accept the string "1".
+    formatVersion: vine.number({ strict: true }).in([1]),
     prune: bool().optional(),
     enums: vine.array(enumeration).optional(),
     entities: vine.array(entity).optional(),
     fetchPlans: vine.array(fetchPlan).optional(),
-    settings: vine.record(vine.any()).optional(),
+    // null removes a stored setting (writeSettings); vine.any() alone rejects null.
+    settings: vine.record(vine.any().nullable()).optional(),
   })
 )
+
+const FORMAT_VERSION = 'formatVersion must be the number 1 (the only format version this server reads)'
+documentValidator.messagesProvider = new SimpleMessagesProvider({
+  'formatVersion.required': FORMAT_VERSION,
+  'formatVersion.number': FORMAT_VERSION,
+  'formatVersion.in': FORMAT_VERSION,
+})
 
 /** Keys each object kind may carry; anything else is reported. */
 const ALLOWED_KEYS: Record<string, string[]> = {
@@ -162,6 +173,11 @@ export function parseDocumentText(text: string, format: 'json' | 'yaml'): unknow
   return format === 'yaml' ? YAML.parse(text) : JSON.parse(text)
 }
 
+/**
+ * `document` is set whenever the structure is usable, even when `problems` lists unknown keys or
+ * unsupported sections: the importer then still runs the semantic checks, so that one import
+ * reports every problem of the document (a typo must not hide a wrong target).
+ */
 export async function validateDocument(raw: unknown): Promise<{ document?: DefinitionDocument; problems: Problem[] }> {
   const problems: Problem[] = []
   if (!isObject(raw)) return { problems: [{ path: '$', message: 'the document must be a JSON object' }] }
@@ -173,7 +189,7 @@ export async function validateDocument(raw: unknown): Promise<{ document?: Defin
     if (!(error instanceof errors.E_VALIDATION_ERROR)) throw error
     for (const m of error.messages as { field: string; message: string }[]) problems.push({ path: jsonPath(m.field), message: m.message })
   }
-  if (problems.length || !valid) return { problems }
+  if (!valid) return { problems }
   return {
     problems,
     document: {

@@ -11,7 +11,7 @@ import { loadModelDefinition } from '../metadata/store.js'
 import { normalizeModel } from '../metadata/normalize.js'
 import { validateModel, type Problem } from '../metadata/validate.js'
 import { applyModel, type ApplyResult } from '../metadata/model_service.js'
-import { writeSettings } from '../../settings/property_resolver.js'
+import { describeSettingsChanges, writeSettings } from '../../settings/property_resolver.js'
 import { coerce, findProperty } from '../../settings/properties.js'
 
 export interface ImportOptions {
@@ -57,7 +57,8 @@ export async function importDocument(db: Database, raw: unknown, options: Import
 
   const current = await loadModelDefinition(db.connection())
   const merged = mergeDocument(current, document)
-  const semantic = validateModel(normalizeModel(merged.model), merged.paths)
+  // Unknown keys and unsupported sections (in `problems`) are reported with the semantic ones.
+  const semantic = [...problems, ...validateModel(normalizeModel(merged.model), merged.paths)]
   for (const [key, value] of Object.entries(document.settings)) {
     const definition = findProperty(key)
     if (!definition) semantic.push({ path: `$.settings['${key}']`, message: `unknown property '${key}'` })
@@ -71,12 +72,20 @@ export async function importDocument(db: Database, raw: unknown, options: Import
   }
   if (semantic.length) return invalid(semantic)
 
-  return applyModel(db, merged.model, {
+  const settingChanges = await describeSettingsChanges(db.connection(), document.settings)
+  let settingsWritten = false
+  const result = await applyModel(db, merged.model, {
     dryRun: options.dryRun,
     allowDataLoss: options.allowDataLoss,
     hints: merged.hints,
     source: options.source ?? 'import',
     onProgress: progress,
-    alsoInTransaction: (trx) => writeSettings(trx, document.settings),
+    alsoInTransaction: async (trx) => (settingsWritten = await writeSettings(trx, document.settings)),
   })
+  // applyModel only knows the model: a settings-only import came back 'unchanged' ("the database
+  // already matches the document") although settings were written, and dry runs did not list them.
+  if (settingChanges.length === 0 || !['dry-run', 'applied', 'unchanged'].includes(result.status)) return result
+  const changes = [...result.changes, ...settingChanges]
+  if (result.status === 'unchanged') return settingsWritten ? { ...result, status: 'applied', changes } : result
+  return { ...result, changes }
 }

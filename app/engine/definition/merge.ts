@@ -8,6 +8,7 @@ import type { AttributeDefinition, EntityDefinition, ModelDefinition } from '../
 import { Model } from '../metadata/model.js'
 import type { RenameHints } from '../schema/operations.js'
 import type { DefinitionPaths } from '../metadata/validate.js'
+import { collectRenames, followAttribute, followStored, type Renames } from './renames.js'
 
 export interface MergeResult {
   model: ModelDefinition
@@ -20,17 +21,39 @@ function withoutInstructions<T extends { renamedFrom?: string }>(item: T): T {
   return rest as T
 }
 
-function mergeAttributes(doc: EntityDefinition, old: EntityDefinition | undefined, prune: boolean): AttributeDefinition[] {
+function mergeAttributes(doc: EntityDefinition, old: EntityDefinition | undefined, prune: boolean, renames: Renames): AttributeDefinition[] {
   const named = doc.attributes.map(withoutInstructions)
   if (!old || prune) return named
   const taken = new Set(doc.attributes.flatMap((a) => [a.name, a.renamedFrom ?? a.name]))
-  return [...named, ...old.attributes.filter((a) => !taken.has(a.name))]
+  return [...named, ...old.attributes.filter((a) => !taken.has(a.name)).map((a) => followAttribute(renames, a))]
+}
+
+/**
+ * A `renamedFrom` naming something the document itself also names (or that another item already
+ * claims) is ignored: both would continue the same table/column, and the plan would rename a
+ * column away that the model still expects. Ignoring it keeps the old item and its data.
+ */
+function consistentRenames(entities: EntityDefinition[]): EntityDefinition[] {
+  const names = new Set(entities.map((e) => e.name))
+  const claimed = new Set<string>()
+  const keep = (from: string | undefined, taken: Set<string>, claims: Set<string>) =>
+    from && !taken.has(from) && !claims.has(from) ? (claims.add(from), from) : undefined
+  return entities.map((e) => {
+    const attributes = new Set(e.attributes.map((a) => a.name))
+    const claimedAttributes = new Set<string>()
+    return {
+      ...e,
+      renamedFrom: keep(e.renamedFrom, names, claimed),
+      attributes: e.attributes.map((a) => ({ ...a, renamedFrom: keep(a.renamedFrom, attributes, claimedAttributes) })),
+    }
+  })
 }
 
 export function mergeDocument(
   current: ModelDefinition,
-  doc: ModelDefinition & { prune: boolean }
+  input: ModelDefinition & { prune: boolean }
 ): MergeResult {
+  const doc = { ...input, entities: consistentRenames(input.entities) }
   const prune = doc.prune
   const currentEntities = new Map(current.entities.map((e) => [e.name, e]))
   /** new entity name -> the current entity it continues (same name or renamedFrom). */
@@ -40,19 +63,28 @@ export function mergeDocument(
     if (old) origin.set(e.name, old)
   }
   const consumed = new Set([...origin.values()].map((e) => e.name))
+  const renames = collectRenames(doc.entities, origin)
 
   const entities: EntityDefinition[] = doc.entities.map((e) => ({
     ...withoutInstructions(e),
-    attributes: mergeAttributes(e, origin.get(e.name), prune),
+    attributes: mergeAttributes(e, origin.get(e.name), prune, renames),
   }))
   const entityPaths = doc.entities.map((_, i) => `$.entities[${i}]`)
+  // Stored attributes appended to a named entity are not in the document: say so in problems.
+  const attributePaths = entities.map((e, i) => (j: number) =>
+    j < doc.entities[i].attributes.length ? `$.entities[${i}].attributes[${j}]` : `(stored attribute ${e.name}.${e.attributes[j].name})`
+  )
+  const stored: EntityDefinition[] = []
   if (!prune) {
     for (const e of current.entities) {
       if (consumed.has(e.name) || doc.entities.some((d) => d.name === e.name)) continue
-      entities.push(e)
+      stored.push({ ...e, attributes: e.attributes.map((a) => followAttribute(renames, a)) })
       entityPaths.push(`(stored entity ${e.name})`)
     }
   }
+  // Stored entities and plans still use old names of what the document renames: follow them.
+  const follow = followStored(renames, [...entities, ...stored])
+  entities.push(...stored.map(follow.entity))
 
   const docEnums = new Set(doc.enums.map((e) => e.name))
   const enums = [...doc.enums]
@@ -76,7 +108,7 @@ export function mergeDocument(
       const renamedTo = [...origin].find(([, old]) => old.name === p.entity)?.[0]
       const plan = renamedTo && renamedTo !== p.entity ? { ...p, entity: renamedTo } : p
       if (!liveEntities.has(plan.entity) || docPlans.has(planKey(plan))) continue
-      fetchPlans.push(plan)
+      fetchPlans.push(follow.plan(plan))
       planPaths.push(`(stored fetch plan ${planKey(p)})`)
     }
   }
@@ -85,7 +117,12 @@ export function mergeDocument(
   return {
     model,
     hints: renameHints(current, model, doc.entities, origin),
-    paths: { entity: (i) => entityPaths[i], enum: (i) => enumPaths[i], fetchPlan: (i) => planPaths[i] },
+    paths: {
+      entity: (i) => entityPaths[i],
+      attribute: (i, j) => attributePaths[i]?.(j) ?? `${entityPaths[i]}.attributes[${j}]`,
+      enum: (i) => enumPaths[i],
+      fetchPlan: (i) => planPaths[i],
+    },
   }
 }
 

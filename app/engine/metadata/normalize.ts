@@ -28,6 +28,12 @@ function clean<T extends object>(value: T): T {
   return out as T
 }
 
+/**
+ * The store keeps min/max as text and reads numeric ones back as numbers (store.ts): normalize
+ * the same way, or re-importing a document with `"min": "0"` would be a change every time.
+ */
+const bound = (v: number | string | undefined) => (typeof v === 'string' && !Number.isNaN(Number(v)) ? Number(v) : v)
+
 export function normalizeAttribute(a: AttributeDefinition): AttributeDefinition {
   const relation = isRelationType(a.type)
   return clean<AttributeDefinition>({
@@ -38,8 +44,8 @@ export function normalizeAttribute(a: AttributeDefinition): AttributeDefinition 
     scale: a.scale,
     mandatory: a.mandatory || undefined,
     unique: a.unique || undefined,
-    min: a.min,
-    max: a.max,
+    min: bound(a.min),
+    max: bound(a.max),
     pattern: a.pattern,
     enum: a.enum,
     target: a.target,

@@ -30,6 +30,8 @@ export interface Problem {
 /** Where each element came from, so problems point into the document that was imported. */
 export interface DefinitionPaths {
   entity(index: number): string
+  /** Defaults to `<entity path>.attributes[j]`. */
+  attribute?(entity: number, index: number): string
   enum(index: number): string
   fetchPlan(index: number): string
 }
@@ -81,19 +83,27 @@ export function validateModel(def: ModelDefinition, paths: DefinitionPaths = def
 
   def.entities.forEach((e, i) => {
     const p = paths.entity(i)
+    const attrPath = (j: number) => paths.attribute?.(i, j) ?? `${p}.attributes[${j}]`
     if (!ENTITY_NAME.test(e.name) || e.name.length > MAX_SQL_IDENTIFIER) {
       report(`${p}.name`, `invalid entity name '${e.name}' (letters and digits, segments joined by _ or $)`)
     }
     const lower = e.name.toLowerCase()
-    if (entityNames.has(lower)) report(`${p}.name`, `entity '${e.name}' clashes with '${entityNames.get(lower)}' (names differ only in case)`)
+    if (entityNames.get(lower) === e.name) report(`${p}.name`, `duplicate entity '${e.name}'`)
+    else if (entityNames.has(lower)) report(`${p}.name`, `entity '${e.name}' clashes with '${entityNames.get(lower)}' (names differ only in case)`)
     entityNames.set(lower, e.name)
     const meta = model.entity(e.name)!
     claimTable(meta.table, `entity ${e.name}`, `${p}${e.table ? '.table' : '.name'}`)
-    validateAttributes(e, p, model, enumNames, report)
+    validateAttributes(e, attrPath, model, enumNames, report)
     for (const a of meta.attributeList) {
       if (a.linkTable) {
         const j = e.attributes.findIndex((x) => x.name === a.name)
-        claimTable(a.linkTable.table, `${e.name}.${a.name}`, `${p}.attributes[${j}]${a.definition?.linkTable ? '.linkTable' : '.name'}`)
+        claimTable(a.linkTable.table, `${e.name}.${a.name}`, `${attrPath(j)}${a.definition?.linkTable ? '.linkTable' : '.name'}`)
+        // Link columns are derived from the table names (`<table>_id`): PostgreSQL would silently
+        // truncate a name over 63 characters, and the model would no longer match the table.
+        const { ownerColumn, targetColumn } = a.linkTable
+        const bad = [ownerColumn, targetColumn].find((c) => c.length > MAX_SQL_IDENTIFIER)
+        if (bad) report(`${attrPath(j)}.name`, `link table column '${bad}' is longer than ${MAX_SQL_IDENTIFIER} characters (shorten the table names)`)
+        else if (ownerColumn === targetColumn) report(`${attrPath(j)}.name`, `link table columns of '${a.name}' would both be '${ownerColumn}'`)
       }
     }
     if (e.instanceName !== undefined) validateInstanceName(e, `${p}.instanceName`, model, report)
@@ -128,18 +138,21 @@ export function validateModel(def: ModelDefinition, paths: DefinitionPaths = def
 
 type Report = (path: string, message: string) => void
 
-function validateAttributes(e: EntityDefinition, p: string, model: Model, enums: Set<string>, report: Report) {
+function validateAttributes(e: EntityDefinition, attrPath: (j: number) => string, model: Model, enums: Set<string>, report: Report) {
   const seen = new Map<string, string>()
   const columns = new Map<string, string>(Object.entries(SYSTEM_ATTRIBUTES).map(([n, c]) => [c, n]))
   const meta = model.entity(e.name)!
   e.attributes.forEach((a, j) => {
-    const ap = `${p}.attributes[${j}]`
+    const ap = attrPath(j)
     if (!ATTRIBUTE_NAME.test(a.name) || a.name.length > 60) return report(`${ap}.name`, `invalid attribute name '${a.name}'`)
     if (RESERVED_ATTRIBUTE_NAMES.has(a.name)) return report(`${ap}.name`, `'${a.name}' is managed by the server (id type and traits)`)
     const lower = a.name.toLowerCase()
     if (seen.has(lower)) report(`${ap}.name`, `attribute '${a.name}' clashes with '${seen.get(lower)}'`)
     seen.set(lower, a.name)
     const column = meta.attributes.get(a.name)?.column
+    // snake_case lengthens camelCase names (and relations add `_id`): check the column itself,
+    // PostgreSQL would silently truncate it to 63 characters.
+    if (column && column.length > MAX_SQL_IDENTIFIER) report(`${ap}.name`, `column '${column}' of '${a.name}' is longer than ${MAX_SQL_IDENTIFIER} characters`)
     if (column) {
       if (columns.has(column)) report(`${ap}.name`, `column '${column}' of '${a.name}' is already used by '${columns.get(column)}'`)
       columns.set(column, a.name)
@@ -255,7 +268,9 @@ function validateExtends(entity: string, base: string, path: string, model: Mode
 }
 
 function validatePlanProperties(entityName: string, properties: FetchPlanProperty[], path: string, model: Model, report: Report, depth: number) {
-  const entity = model.entity(entityName)!
+  const entity = model.entity(entityName)
+  // The relation's unknown target was already reported; nothing to check the properties against.
+  if (!entity) return
   if (depth > 10) return report(path, 'fetch plans may nest at most 10 levels')
   properties.forEach((property, k) => {
     const pp = `${path}[${k}]`

@@ -24,8 +24,10 @@ async function count(client: QueryClientContract, risk: Risk): Promise<number> {
       q.whereNull(risk.column)
       break
     case 'truncate': {
+      // The column may not be text yet (int -> string(5)): PostgreSQL has no char_length(int),
+      // so measure the value as the text it will become.
       const fn = client.dialect.name === 'postgres' ? 'char_length' : 'length'
-      q.whereRaw(`${fn}(??) > ?`, [risk.column, risk.length])
+      q.whereRaw(`${fn}(CAST(?? AS TEXT)) > ?`, [risk.column, risk.length])
       break
     }
     case 'duplicates': {

@@ -5,7 +5,7 @@
 import type { ColumnSpec, IndexSpec, PhysicalSchema, TableSpec } from './physical.js'
 import { sameColumnType } from './physical.js'
 import type { Operation, RenameHints, Risk } from './operations.js'
-import { classifyTypeChange } from './type_change.js'
+import { classifyTypeChange, textLimit } from './type_change.js'
 
 export interface InspectedSchema {
   /** Tables that exist in the database right now (any owner). */
@@ -50,7 +50,7 @@ export function planSchema(
 ): PlanResult {
   const conflicts: string[] = []
   const dropIndexes: Operation[] = []
-  const renames: Operation[] = []
+  const renames: { from: string; to: string }[] = []
   const creates: TableSpec[] = []
   const columnOps: Operation[] = []
   const createIndexes: Operation[] = []
@@ -71,7 +71,7 @@ export function planSchema(
       if (inspected.tables.has(next.name) && !current.has(next.name)) {
         conflicts.push(`cannot rename '${oldName}' to '${next.name}': that table already exists`)
       }
-      renames.push({ op: 'renameTable', from: oldName, to: next.name })
+      renames.push({ from: oldName, to: next.name })
     }
     diffColumns(old, next, hints, columnOps)
     const oldIndexes = new Map(old.indexes.map((i) => [i.name, i]))
@@ -86,7 +86,7 @@ export function planSchema(
     for (const index of next.indexes) {
       const had = oldIndexes.get(index.name)
       if (!had || !sameIndex(had, index) || renamedColumns > 0 || oldName !== next.name) {
-        createIndexes.push({ op: 'createIndex', table: next.name, index, risks: uniqueRisk(next, index, old) })
+        createIndexes.push({ op: 'createIndex', table: next.name, index, risks: uniqueRisk(next, index, old, hints) })
       }
     }
   }
@@ -103,7 +103,7 @@ export function planSchema(
     operations: [
       ...dropIndexes,
       ...drops,
-      ...renames,
+      ...renameSafely(renames, (from, to) => ({ op: 'renameTable', from, to })),
       ...byDependencies(creates).map((table) => ({ op: 'createTable' as const, table })),
       ...columnOps,
       ...createIndexes,
@@ -112,17 +112,42 @@ export function planSchema(
   }
 }
 
-function uniqueRisk(next: TableSpec, index: IndexSpec, old: TableSpec) {
+/**
+ * Renames that must behave as if they happened at once: when a new name is still held by an
+ * item that is renamed away in the same plan (a swap, or a chain a -> b, b -> c), each rename
+ * goes through a temporary name first, which no model name can use (`__mg` is reserved).
+ */
+function renameSafely(
+  renames: { from: string; to: string }[],
+  make: (from: string, to: string) => Operation
+): Operation[] {
+  const sources = new Set(renames.map((r) => r.from))
+  if (!renames.some((r) => sources.has(r.to))) return renames.map((r) => make(r.from, r.to))
+  const temp = (i: number) => `__mg_rename_${i}`
+  return [
+    ...renames.map((r, i) => make(r.from, temp(i))),
+    ...renames.map((r, i) => make(temp(i), r.to)),
+  ]
+}
+
+function uniqueRisk(next: TableSpec, index: IndexSpec, old: TableSpec, hints: RenameHints) {
   if (!index.unique) return undefined
-  // Only columns that already exist can hold duplicates; map them back to their old names.
+  // The guard queries the data as it is now, so columns are mapped back to their old names (a
+  // column renamed in the same plan can already hold duplicates). A column added by the plan
+  // holds only NULLs, which never collide.
+  const renamed = hints.columns.get(next.name)
   const oldColumns = new Set(old.columns.map((c) => c.name))
-  if (!index.columns.every((c) => oldColumns.has(c))) return undefined
+  const columns = index.columns.map((c) => renamed?.get(c) ?? c)
+  if (!columns.every((c) => oldColumns.has(c))) return undefined
+  // The soft-delete column may be added by this very plan (softDelete trait switched on): then
+  // every existing row is live and all of them must be unique.
+  const whereNull = index.whereNull && oldColumns.has(index.whereNull) ? index.whereNull : undefined
   return [
     {
       kind: 'duplicates' as const,
       table: old.name,
-      columns: index.columns,
-      whereNull: index.whereNull,
+      columns,
+      whereNull,
       what: `unique index on ${next.name}(${index.columns.join(', ')})`,
     },
   ]
@@ -140,42 +165,62 @@ function diffColumns(
   const refTarget = (c: ColumnSpec) => c.references && (renamedTables.get(c.references.table) ?? c.references.table)
   const oldColumns = new Map(old.columns.map((c) => [c.name, c]))
   const used = new Set<string>()
+  const columnRenames: { from: string; to: string }[] = []
+  const constraintRenames: { from: string; to: string }[] = []
+  const changes: Operation[] = []
   for (const column of next.columns) {
     const source = renamed?.get(column.name) ?? column.name
     const before = oldColumns.get(source)
     if (!before) {
-      out.push({
+      changes.push({
         op: 'addColumn',
         table: next.name,
         column,
-        risks: column.nullable
-          ? undefined
-          : [{ kind: 'needsValue', table: old.name, what: `adding mandatory column ${next.name}.${column.name}` }],
+        // A NOT NULL column with a default (e.g. `version` of the versioned trait) fills existing
+        // rows itself; only one without a default needs a value the table cannot provide.
+        risks:
+          column.nullable || column.defaultValue !== undefined
+            ? undefined
+            : [
+                {
+                  kind: 'needsValue',
+                  table: old.name,
+                  what: `adding mandatory column ${next.name}.${column.name}`,
+                },
+              ],
       })
       continue
     }
     used.add(source)
-    if (source !== column.name) out.push({ op: 'renameColumn', table: next.name, from: source, to: column.name })
+    if (source !== column.name) columnRenames.push({ from: source, to: column.name })
     const typeChanged = !sameColumnType(before.type, column.type)
     const refChanged = refTarget(before) !== column.references?.table
     const oldConstraint = before.references?.constraint
     const newConstraint = column.references?.constraint
     const constraintRenamed = !refChanged && !!oldConstraint && !!newConstraint && oldConstraint !== newConstraint
-    if (constraintRenamed) {
-      out.push({ op: 'renameConstraint', table: next.name, from: oldConstraint, to: newConstraint })
-    }
+    if (constraintRenamed) constraintRenames.push({ from: oldConstraint, to: newConstraint })
     if (!typeChanged && before.nullable === column.nullable && !refChanged) continue
     const what = `changing ${next.name}.${column.name}`
     const risks: Risk[] = []
-    if (typeChanged) {
+    // A column that now references another table loses its values (the dialects clear them:
+    // they are ids of rows of the old target), whatever the type change says. Dropping only the
+    // foreign key (relation -> plain attribute) keeps the values.
+    const retargeted = refChanged && !!column.references
+    if (retargeted) {
+      const target = column.references!.table
+      const lost = `${what} to reference ${target}`
+      risks.push({ kind: 'values', table: old.name, column: source, what: lost })
+      if (!column.nullable) {
+        const mandatory = `retargeting mandatory relation column ${next.name}.${column.name}`
+        risks.push({ kind: 'needsValue', table: old.name, what: mandatory })
+      }
+    } else if (typeChanged) {
       const change = classifyTypeChange(before.type, column.type)
       if (change === 'truncate') {
-        risks.push({ kind: 'truncate', table: old.name, column: source, length: column.type.length ?? 255, what })
+        risks.push({ kind: 'truncate', table: old.name, column: source, length: textLimit(column.type)!, what })
       } else if (change === 'convert') {
         risks.push({ kind: 'values', table: old.name, column: source, what: `${what} from ${before.type.kind} to ${column.type.kind}` })
       }
-    } else if (refChanged) {
-      risks.push({ kind: 'values', table: old.name, column: source, what: `${what} to reference ${column.references?.table}` })
     }
     if (before.nullable && !column.nullable) {
       risks.push({ kind: 'nulls', table: old.name, column: source, what: `making ${next.name}.${column.name} mandatory` })
@@ -189,15 +234,34 @@ function diffColumns(
         constraint: constraintRenamed ? newConstraint! : before.references.constraint,
       }
     }
-    out.push({ op: 'alterColumn', table: next.name, from, to: column, risks })
+    changes.push({ op: 'alterColumn', table: next.name, from, to: column, risks })
   }
+  const drops: Operation[] = []
   for (const column of old.columns) {
     if (used.has(column.name)) continue
-    out.push({
+    drops.push({
       op: 'dropColumn',
       table: next.name,
       column,
       risks: [{ kind: 'values', table: old.name, column: column.name, what: `dropping column ${old.name}.${column.name}` }],
     })
   }
+  // Drops first: a column (or its foreign-key constraint) may be renamed to the name of one that
+  // is dropped in the same plan. Renames before the other changes, which use the new names.
+  out.push(
+    ...drops,
+    ...renameSafely(columnRenames, (from, to) => ({
+      op: 'renameColumn',
+      table: next.name,
+      from,
+      to,
+    })),
+    ...renameSafely(constraintRenames, (from, to) => ({
+      op: 'renameConstraint',
+      table: next.name,
+      from,
+      to,
+    })),
+    ...changes
+  )
 }

@@ -23,9 +23,29 @@ const WIDENINGS: Record<string, string[]> = {
   json: ['text'],
 }
 
+/**
+ * The length limit of a column stored as varchar: `enum` and `file` columns are varchar too
+ * (see the dialects), so converting into them can cut values just like a short string.
+ */
+export function textLimit(type: ColumnType): number | undefined {
+  switch (type.kind) {
+    case 'string':
+      return type.length ?? 255
+    case 'enum':
+      return 255
+    case 'file':
+      return 1024
+    default:
+      return undefined
+  }
+}
+
 /** Characters a value of this type needs at most when rendered as text (undefined: unbounded). */
 function textWidth(type: ColumnType): number | undefined {
   switch (type.kind) {
+    case 'enum':
+    case 'file':
+      return textLimit(type)
     case 'int':
       return 11
     case 'long':
@@ -64,10 +84,11 @@ export function classifyTypeChange(from: ColumnType, to: ColumnType): TypeChange
     return 'same'
   }
   if (!(WIDENINGS[from.kind] ?? []).includes(to.kind)) return 'convert'
-  if (to.kind === 'string') {
+  const limit = textLimit(to)
+  if (limit !== undefined) {
     const width = textWidth(from)
     if (width === undefined) return 'truncate'
-    return width <= (to.length ?? 255) ? 'widen' : 'truncate'
+    return width <= limit ? 'widen' : 'truncate'
   }
   if (to.kind === 'decimal' && from.kind === 'long' && (to.precision ?? 19) - (to.scale ?? 2) < 19) return 'convert'
   if (to.kind === 'decimal' && from.kind === 'int' && (to.precision ?? 19) - (to.scale ?? 2) < 10) return 'convert'

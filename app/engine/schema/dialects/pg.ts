@@ -102,6 +102,11 @@ function alterColumnSql(table: string, from: ColumnSpec, to: ColumnSpec, deferre
   if (fromRef && (fromRef.table !== to.references?.table || fromRef.constraint !== to.references?.constraint)) {
     sql.push(`ALTER TABLE ${t} DROP CONSTRAINT IF EXISTS ${quote(fromRef.constraint)}`)
   }
+  if (to.references && fromRef?.table !== to.references.table) {
+    // Retargeted relation: the values are ids of the old target (the guard refused this unless
+    // data loss was allowed); kept, they would break the new foreign key.
+    sql.push(`UPDATE ${t} SET ${c} = NULL WHERE ${c} IS NOT NULL`)
+  }
   const newType = pgType(to.type)
   if (newType !== pgType(from.type)) {
     // text -> json and similar need an explicit cast; a failing cast aborts the whole plan.

@@ -10,7 +10,7 @@ import { describeOperation, operationTarget } from '../operations.js'
 import type { ColumnSpec, ColumnType, TableSpec } from '../physical.js'
 import type { CompileContext, CompiledStep, Dialect } from './dialect.js'
 import { columnList, createIndexSql, defaultClause, quote } from './dialect.js'
-import { classifyTypeChange } from '../type_change.js'
+import { classifyTypeChange, textLimit } from '../type_change.js'
 
 export function sqliteType(type: ColumnType): string {
   switch (type.kind) {
@@ -81,7 +81,7 @@ function copyExpression(source: ColumnSpec, target: ColumnSpec): string {
     case 'widen':
       return target.type.kind === 'string' || target.type.kind === 'text' ? `CAST(${src} AS TEXT)` : src
     case 'truncate':
-      return `substr(${src}, 1, ${Number(target.type.length ?? 255)})`
+      return `substr(${src}, 1, ${Number(textLimit(target.type))})`
     case 'convert':
       if (['int', 'long', 'boolean'].includes(target.type.kind)) return `CAST(${src} AS INTEGER)`
       if (['double', 'decimal'].includes(target.type.kind)) return `CAST(${src} AS REAL)`
@@ -94,13 +94,19 @@ function rebuildSql(table: TableSpec, context: CompileContext): string[] {
   const old = context.current.get(oldName)!
   const renamed = context.hints.columns.get(table.name)
   const oldColumns = new Map(old.columns.map((c) => [c.name, c]))
+  const renamedTables = new Map([...context.hints.tables].map(([to, from]) => [from, to]))
   const targets: string[] = []
   const sources: string[] = []
   for (const column of table.columns) {
     const source = oldColumns.get(renamed?.get(column.name) ?? column.name)
     if (!source) continue
     targets.push(column.name)
-    sources.push(copyExpression(source, column))
+    const oldRef =
+      source.references && (renamedTables.get(source.references.table) ?? source.references.table)
+    // Retargeted relation: the old values are ids of the old target (the guard refused this
+    // unless data loss was allowed); copied, they would fail the foreign key check.
+    const retargeted = !!column.references && oldRef !== column.references.table
+    sources.push(retargeted ? 'NULL' : copyExpression(source, column))
   }
   const temp = `__mg_rebuild_${table.name}`.slice(0, 63)
   return [

@@ -1,0 +1,140 @@
+/**
+ * Invalid documents change nothing and report every problem with its JSON path.
+ */
+import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
+import db from '@adonisjs/lucid/services/db'
+import { readFile } from 'node:fs/promises'
+import { importText } from '#engine/main'
+import { DEMO_FILE } from '#start/bootstrap'
+import { resetDatabase } from '#tests/helpers/database'
+import { engine, importDoc, snapshotState } from '#tests/helpers/engine'
+
+const demo = async () => JSON.parse(await readFile(app.makePath(DEMO_FILE), 'utf8'))
+const paths = (result: { problems: { path: string }[] }) => result.problems.map((p) => p.path)
+
+test.group('definition: invalid documents', (group) => {
+  let before: string
+  let modelVersion: number
+  group.setup(async () => {
+    await resetDatabase()
+    const result = await importDoc(await demo())
+    if (result.status !== 'applied') throw new Error(JSON.stringify(result))
+  })
+  group.each.setup(async () => {
+    before = await snapshotState()
+    modelVersion = (await engine()).model.version
+  })
+  group.each.teardown(async () => {
+    // Whatever the test imported, nothing changed.
+    if ((await snapshotState()) !== before)
+      throw new Error('an invalid import changed the database')
+    if ((await engine()).model.version !== modelVersion)
+      throw new Error('an invalid import changed the model version')
+  })
+
+  test('semantic errors in the LAST entity: every one is listed with its path', async ({
+    assert,
+  }) => {
+    const doc = await demo()
+    const last = doc.entities.length - 1
+    const review = doc.entities[last]
+    review.attributes.push(
+      { name: 'x"; DROP TABLE y; --', type: 'string' },
+      { name: 'grade', type: 'varchar(10)); DROP' },
+      {
+        name: 'reviewer',
+        type: 'association',
+        cardinality: 'MANY_TO_ONE',
+        target: 'bookstore_Nobody',
+      },
+      { name: 'score', type: 'int', min: 10, max: 1 },
+      { name: 'version', type: 'int' }
+    )
+    review.instanceName = '{book.reviews.rating}'
+    const n = review.attributes.length
+    const result = await importDoc(doc)
+    assert.equal(result.status, 'invalid')
+    assert.includeMembers(paths(result), [
+      `$.entities[${last}].attributes[${n - 5}].name`,
+      `$.entities[${last}].attributes[${n - 4}].type`,
+      `$.entities[${last}].attributes[${n - 3}].target`,
+      `$.entities[${last}].attributes[${n - 2}].min`,
+      `$.entities[${last}].attributes[${n - 1}].name`,
+      `$.entities[${last}].instanceName`,
+    ])
+    assert.isTrue(
+      paths(result).every((p) => p.startsWith(`$.entities[${last}]`)),
+      JSON.stringify(result.problems)
+    )
+    assert.deepEqual(result.steps, [])
+  })
+
+  test('structural errors in the LAST entity carry their paths', async ({ assert }) => {
+    const doc = await demo()
+    const last = doc.entities.length - 1
+    doc.entities[last].attributes[0].type = 42
+    doc.entities[last].attributes[2].mandatory = 'yes'
+    const result = await importDoc(doc)
+    assert.equal(result.status, 'invalid')
+    assert.includeMembers(paths(result), [
+      `$.entities[${last}].attributes[0].type`,
+      `$.entities[${last}].attributes[2].mandatory`,
+    ])
+  })
+
+  test('an unknown key and a semantic error are reported together', async ({ assert }) => {
+    const doc = await demo()
+    const last = doc.entities.length - 1
+    doc.entities[last].attributes[2].mandatroy = true
+    doc.entities[last].attributes[0].target = 'bookstore_Nope'
+    const result = await importDoc(doc)
+    assert.equal(result.status, 'invalid')
+    assert.includeMembers(paths(result), [
+      `$.entities[${last}].attributes[2].mandatroy`,
+      `$.entities[${last}].attributes[0].target`,
+    ])
+  })
+
+  test('unsupported section {$self}: invalid, nothing changed')
+    .with(['users', 'resourceRoles', 'rowLevelRoles', 'clients', 'queries', 'reports', 'messages'])
+    .run(async ({ assert }, section) => {
+      const result = await importDoc({
+        ...(await demo()),
+        [section]: section === 'messages' ? { en: { a: 'b' } } : [{}],
+      })
+      assert.equal(result.status, 'invalid')
+      assert.deepEqual(paths(result), [`$.${section}`])
+      assert.match(result.problems[0].message, new RegExp(`'${section}'`))
+    })
+
+  test('formatVersion 2 is invalid', async ({ assert }) => {
+    const result = await importDoc({ ...(await demo()), formatVersion: 2 })
+    assert.equal(result.status, 'invalid')
+    assert.deepEqual(paths(result), ['$.formatVersion'])
+  })
+
+  test('text that is not JSON or YAML', async ({ assert }) => {
+    const json = await importText(db, '{ "formatVersion": 1, ', 'json')
+    assert.equal(json.status, 'invalid')
+    assert.match(json.problems[0].message, /not valid JSON/)
+    const yaml = await importText(db, 'formatVersion: 1\n  entities: [', 'yaml')
+    assert.equal(yaml.status, 'invalid')
+    assert.match(yaml.problems[0].message, /not valid YAML/)
+  })
+
+  test("removing an attribute that another entity's instance name uses is invalid", async ({
+    assert,
+  }) => {
+    // Removing Customer.name is fine for Customer, but LoyaltyCard's instance name uses it.
+    const doc = await demo()
+    const customer = doc.entities.find((e: any) => e.name === 'bookstore_Customer')
+    customer.attributes = customer.attributes.filter((a: any) => a.name !== 'name')
+    const result = await importDoc({ formatVersion: 1, prune: true, ...doc })
+    assert.equal(result.status, 'invalid')
+    assert.isTrue(
+      result.problems.some((p) => p.message.includes("'customer.name'")),
+      JSON.stringify(result.problems)
+    )
+  })
+})
