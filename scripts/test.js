@@ -23,7 +23,8 @@ const ci = process.env.CI === 'true'
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const testId = (process.env.TEST_ID ?? '').replace(/[^a-z0-9_]/gi, '').toLowerCase()
 const suffix = testId ? `_${testId}` : ''
-const port = 3334 + (testId ? ([...testId].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 1000, 7) + 1) : 0)
+const port =
+  3334 + (testId ? [...testId].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 1000, 7) + 1 : 0)
 
 ensureEnv()
 const env = {
@@ -35,7 +36,10 @@ const env = {
   MODELGATE_WATCH_INTERVAL_MS: '200',
 }
 
-if (suites.length === 0) suites = pg ? ['unit', 'integration', 'functional'] : ['unit', 'integration', 'functional', 'browser']
+if (suites.length === 0)
+  suites = pg
+    ? ['unit', 'integration', 'functional']
+    : ['unit', 'integration', 'functional', 'browser']
 if (suites.includes('browser')) {
   if (!existsSync(chromium)) {
     const message = `Chromium not found at ${chromium}: the browser suite cannot run (apt-get install -y chromium)`
@@ -64,7 +68,13 @@ if (pg) {
 
 async function ensurePgDatabase(e) {
   const { default: pgLib } = await import('pg')
-  const client = new pgLib.Client({ host: e.DB_HOST, port: Number(e.DB_PORT), user: e.DB_USER, password: e.DB_PASSWORD, database: 'postgres' })
+  const client = new pgLib.Client({
+    host: e.DB_HOST,
+    port: Number(e.DB_PORT),
+    user: e.DB_USER,
+    password: e.DB_PASSWORD,
+    database: 'postgres',
+  })
   try {
     await client.connect()
   } catch (error) {
@@ -72,7 +82,8 @@ async function ensurePgDatabase(e) {
     process.exit(1)
   }
   const exists = await client.query('select 1 from pg_database where datname = $1', [e.DB_DATABASE])
-  if (exists.rowCount === 0) await client.query(`create database "${e.DB_DATABASE.replace(/"/g, '')}"`)
+  if (exists.rowCount === 0)
+    await client.query(`create database "${e.DB_DATABASE.replace(/"/g, '')}"`)
   await client.end()
 }
 
@@ -101,12 +112,16 @@ async function acquireLock(file) {
         unlinkSync(file)
         continue
       }
-      if (waited % 10000 === 0) console.log(`waiting for another test run on ${label} (pid ${holder})`)
+      if (waited % 10000 === 0)
+        console.log(`waiting for another test run on ${label} (pid ${holder})`)
       await new Promise((r) => setTimeout(r, 250))
     }
   }
 }
-const child = spawn(process.execPath, ['ace.js', 'test', ...suites, ...passThrough], { env, stdio: ['inherit', 'pipe', 'inherit'] })
+const child = spawn(process.execPath, ['ace.js', 'test', ...suites, ...passThrough], {
+  env,
+  stdio: ['inherit', 'pipe', 'inherit'],
+})
 let output = ''
 child.stdout.on('data', (chunk) => {
   process.stdout.write(chunk)
@@ -119,7 +134,10 @@ child.on('exit', (code) => {
   const passed = count('passed')
   let failed = count('failed')
   if (code !== 0 && failed === 0) failed = 1
-  writeFileSync(`tmp/test-results-${label}.json`, JSON.stringify({ passed, failed, skipped: count('skipped') }))
+  writeFileSync(
+    `tmp/test-results-${label}.json`,
+    JSON.stringify({ passed, failed, skipped: count('skipped') })
+  )
   console.log(`${label}: ${passed} passed, ${failed} failed`)
   process.exit(code ?? 1)
 })

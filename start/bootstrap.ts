@@ -27,7 +27,9 @@ export async function bootstrapServer(
     logger.info('empty model: importing the demo application from %s', DEMO_FILE)
     const result = await engine.importFile(app.makePath(DEMO_FILE), { source: 'demo' })
     if (result.status !== 'applied') {
-      throw new Error(`demo import failed: ${JSON.stringify(result.problems.concat(result.refusals as any))}`)
+      throw new Error(
+        `demo import failed: ${JSON.stringify(result.problems.concat(result.refusals as any))}`
+      )
     }
     logger.info('demo application imported (model version %d)', result.version)
   }

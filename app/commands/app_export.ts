@@ -6,7 +6,8 @@ import { migrate } from '#start/bootstrap'
 
 export default class AppExport extends BaseCommand {
   static commandName = 'app:export'
-  static description = 'Write the current application as a definition document (JSON, or YAML for .yaml/.yml)'
+  static description =
+    'Write the current application as a definition document (JSON, or YAML for .yaml/.yml)'
   static options: CommandOptions = { startApp: true }
 
   @flags.string({ description: 'Output file (default: standard output, JSON)' })
@@ -19,7 +20,12 @@ export default class AppExport extends BaseCommand {
     await migrate(this.app)
     const engine = await this.app.container.make(Engine)
     const document = await engine.exportDocument()
-    const format = this.format === 'yaml' || this.format === 'json' ? this.format : this.out ? formatOf(this.out) : 'json'
+    const format =
+      this.format === 'yaml' || this.format === 'json'
+        ? this.format
+        : this.out
+          ? formatOf(this.out)
+          : 'json'
     const text = renderDocument(document, format)
     if (this.out) {
       await writeFile(this.app.makePath(this.out), text)

@@ -16,7 +16,10 @@ export default class AppImport extends BaseCommand {
   @flags.boolean({ description: 'Plan and check only; change nothing', flagName: 'dry-run' })
   declare dryRun: boolean
 
-  @flags.boolean({ description: 'Allow changes that delete data (dropped columns and tables, narrowing)', flagName: 'allow-data-loss' })
+  @flags.boolean({
+    description: 'Allow changes that delete data (dropped columns and tables, narrowing)',
+    flagName: 'allow-data-loss',
+  })
   declare allowDataLoss: boolean
 
   async run() {
@@ -38,9 +41,12 @@ export function printResult(command: BaseCommand, result: ApplyResult) {
   const { logger, ui } = command
   for (const p of result.problems) logger.error(`${p.path}: ${p.message}`)
   for (const r of result.refusals) {
-    logger.error(`refused: ${r.message}${r.overridable ? ' (use --allow-data-loss to accept)' : ''}`)
+    logger.error(
+      `refused: ${r.message}${r.overridable ? ' (use --allow-data-loss to accept)' : ''}`
+    )
   }
-  if (result.status === 'invalid') return logger.error(`${result.problems.length} problem(s); nothing was changed`)
+  if (result.status === 'invalid')
+    return logger.error(`${result.problems.length} problem(s); nothing was changed`)
   if (result.status === 'refused') return logger.error('nothing was changed')
   for (const change of result.changes) logger.info(`change: ${change}`)
   for (const step of result.steps) {
@@ -49,6 +55,7 @@ export function printResult(command: BaseCommand, result: ApplyResult) {
   }
   const summary = `${result.changes.length} model change(s), ${result.steps.length} schema step(s)`
   if (result.status === 'dry-run') logger.info(`dry run: ${summary}; nothing was changed`)
-  else if (result.status === 'unchanged') logger.info('no changes: the database already matches the document')
+  else if (result.status === 'unchanged')
+    logger.info('no changes: the database already matches the document')
   else logger.success(`applied ${summary}; model version ${result.version}`)
 }

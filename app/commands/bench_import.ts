@@ -5,7 +5,18 @@ import { Engine } from '#engine/main'
 import { migrate } from '#start/bootstrap'
 import { dropAllTables } from '#engine/schema/wipe'
 
-const TYPES = ['string', 'text', 'int', 'long', 'decimal', 'boolean', 'date', 'dateTime', 'uuid', 'double']
+const TYPES = [
+  'string',
+  'text',
+  'int',
+  'long',
+  'decimal',
+  'boolean',
+  'date',
+  'dateTime',
+  'uuid',
+  'double',
+]
 
 /** A generated document: `entities` x `attributes`, each entity linked to the previous one. */
 export function generatedDocument(entities: number, attributes: number) {
@@ -16,8 +27,17 @@ export function generatedDocument(entities: number, attributes: number) {
       traits: i % 2 ? ['versioned', 'audited'] : [],
       attributes: Array.from({ length: attributes }, (__, j) =>
         j === 0 && i > 0
-          ? { name: 'parent', type: 'association', cardinality: 'MANY_TO_ONE', target: `bench_Entity${i - 1}` }
-          : { name: `field${j}`, type: TYPES[j % TYPES.length], ...(j % TYPES.length === 0 ? { length: 100 } : {}) }
+          ? {
+              name: 'parent',
+              type: 'association',
+              cardinality: 'MANY_TO_ONE',
+              target: `bench_Entity${i - 1}`,
+            }
+          : {
+              name: `field${j}`,
+              type: TYPES[j % TYPES.length],
+              ...(j % TYPES.length === 0 ? { length: 100 } : {}),
+            }
       ),
     })),
   }
@@ -25,7 +45,8 @@ export function generatedDocument(entities: number, attributes: number) {
 
 export default class BenchImport extends BaseCommand {
   static commandName = 'bench:import'
-  static description = 'Benchmark: import N entities x M attributes into an EMPTIED database (drops every table!)'
+  static description =
+    'Benchmark: import N entities x M attributes into an EMPTIED database (drops every table!)'
   static options: CommandOptions = { startApp: true }
 
   @flags.number({ description: 'Entities', default: 200 })
@@ -53,11 +74,19 @@ export default class BenchImport extends BaseCommand {
     const exported = await time(() => engine.exportDocument())
     const roundTrip = await time(() => engine.importDocument(exported.value))
     const status = (r: any) => `${r.status}, ${r.steps.length} steps`
-    this.logger.log(`bench:import ${this.entities} entities x ${this.attributes} attributes on ${database}`)
-    this.logger.log(`  dry run (validate + plan + guard): ${dry.ms.toFixed(0)} ms (${status(dry.value)})`)
-    this.logger.log(`  apply (DDL + rows, one transaction): ${apply.ms.toFixed(0)} ms (${status(apply.value)})`)
+    this.logger.log(
+      `bench:import ${this.entities} entities x ${this.attributes} attributes on ${database}`
+    )
+    this.logger.log(
+      `  dry run (validate + plan + guard): ${dry.ms.toFixed(0)} ms (${status(dry.value)})`
+    )
+    this.logger.log(
+      `  apply (DDL + rows, one transaction): ${apply.ms.toFixed(0)} ms (${status(apply.value)})`
+    )
     this.logger.log(`  re-import, no change: ${again.ms.toFixed(0)} ms (${status(again.value)})`)
-    this.logger.log(`  export: ${exported.ms.toFixed(0)} ms; import of the export: ${roundTrip.ms.toFixed(0)} ms (${status(roundTrip.value)})`)
+    this.logger.log(
+      `  export: ${exported.ms.toFixed(0)} ms; import of the export: ${roundTrip.ms.toFixed(0)} ms (${status(roundTrip.value)})`
+    )
     await engine.stop()
   }
 }

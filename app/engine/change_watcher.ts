@@ -28,10 +28,13 @@ export class ChangeWatcher {
   }
 
   async #listen() {
-    const config = (this.db.getRawConnection(this.db.primaryConnectionName)?.config as any)?.connection
+    const config = (this.db.getRawConnection(this.db.primaryConnectionName)?.config as any)
+      ?.connection
     const client = new pg.Client(config)
     client.on('notification', () => void this.poll())
-    client.on('error', (error) => this.logger.warn({ err: error }, 'change listener lost; polling continues'))
+    client.on('error', (error) =>
+      this.logger.warn({ err: error }, 'change listener lost; polling continues')
+    )
     try {
       await client.connect()
       await client.query('LISTEN mg_changes')

@@ -52,7 +52,12 @@ export class Engine {
   async #reload() {
     const modelChanged = await this.registry.refresh(this.db)
     await this.properties.refresh(this.db.connection())
-    if (modelChanged) this.logger.info({ version: this.model.version }, 'model version %d loaded', this.model.version)
+    if (modelChanged)
+      this.logger.info(
+        { version: this.model.version },
+        'model version %d loaded',
+        this.model.version
+      )
   }
 
   async importFile(file: string, options: ImportOptions = {}) {

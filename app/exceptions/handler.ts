@@ -1,5 +1,5 @@
 import app from '@adonisjs/core/services/app'
-import { HttpContext, ExceptionHandler } from '@adonisjs/core/http'
+import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
 
 /**
  * Errors are part of the API: every error leaves as `{ "error", "details" }` (the upstream REST
@@ -12,10 +12,14 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     const status = (error as { status?: number }).status ?? 500
     const code = (error as { code?: string }).code
     if (status >= 500) {
-      return ctx.response.status(status).send({ error: 'Server error', details: 'An unexpected error occurred' })
+      return ctx.response
+        .status(status)
+        .send({ error: 'Server error', details: 'An unexpected error occurred' })
     }
     if (code === 'E_ROUTE_NOT_FOUND') {
-      return ctx.response.status(404).send({ error: 'Not found', details: `No resource at ${ctx.request.url()}` })
+      return ctx.response
+        .status(404)
+        .send({ error: 'Not found', details: `No resource at ${ctx.request.url()}` })
     }
     const message = (error as Error).message ?? 'Request failed'
     return ctx.response.status(status).send({ error: message, details: message })

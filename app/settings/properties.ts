@@ -13,33 +13,128 @@ export interface PropertyDefinition {
 }
 
 export const PROPERTIES: PropertyDefinition[] = [
-  { name: 'svc.rest.anonymous-url-patterns', type: 'list', default: [], description: 'URL patterns served to the anonymous user without a token' },
-  { name: 'svc.resource-server.anonymous-url-patterns', type: 'list', default: [], description: 'Newer-release name of svc.rest.anonymous-url-patterns; both are honoured' },
-  { name: 'svc.resource-server.authenticated-url-patterns', type: 'list', default: ['/rest/**'], description: 'Ant-style URL patterns that require a bearer token' },
-  { name: 'svc.rest.inline-enabled-file-extensions', type: 'list', default: ['jpg', 'jpeg', 'png', 'gif', 'pdf', 'txt'], description: 'Downloads with these extensions may be served inline' },
-  { name: 'svc.core.entitySerializationTokenRequired', type: 'boolean', default: false, description: 'Send and require __securityToken with entities' },
-  { name: 'svc.core.available-locales', type: 'list', default: ['en'], description: 'Locales of the messages API' },
-  { name: 'svc.rest.default-max-fetch-size', type: 'int', default: 10000, description: 'Largest page an entity list may return' },
-  { name: 'svc.rest.services-config', type: 'string', default: '', description: 'Location of the services XML configuration' },
-  { name: 'svc.authserver.login-page-view-name', type: 'string', default: '', description: 'View that replaces the built-in login page' },
-  { name: 'svc.authserver.client.<name>.client-id', type: 'string', default: '', description: 'Client id of a configured OAuth client' },
-  { name: 'svc.authserver.client.<name>.client-secret', type: 'string', default: '', description: 'Secret of a configured OAuth client' },
-  { name: 'svc.authserver.client.<name>.resource-roles', type: 'list', default: [], description: 'Resource roles of a configured OAuth client' },
-  { name: 'svc.authserver.client.<name>.row-level-roles', type: 'list', default: [], description: 'Row-level roles of a configured OAuth client' },
-  { name: 'svc.authserver.client.<name>.grant-types', type: 'list', default: ['client_credentials'], description: 'Grant types of a configured OAuth client' },
-  { name: 'svc.authserver.client.<name>.redirect-uris', type: 'list', default: [], description: 'Redirect URIs of a configured OAuth client' },
-  { name: 'svc.authserver.client.<name>.access-token-time-to-live', type: 'string', default: '5m', description: 'Access token lifetime of a configured OAuth client' },
-  { name: 'svc.authserver.client.<name>.refresh-token-time-to-live', type: 'string', default: '24h', description: 'Refresh token lifetime of a configured OAuth client' },
-  { name: 'svc.authserver.client.<name>.require-proof-key', type: 'boolean', default: true, description: 'PKCE requirement of a configured OAuth client' },
+  {
+    name: 'svc.rest.anonymous-url-patterns',
+    type: 'list',
+    default: [],
+    description: 'URL patterns served to the anonymous user without a token',
+  },
+  {
+    name: 'svc.resource-server.anonymous-url-patterns',
+    type: 'list',
+    default: [],
+    description: 'Newer-release name of svc.rest.anonymous-url-patterns; both are honoured',
+  },
+  {
+    name: 'svc.resource-server.authenticated-url-patterns',
+    type: 'list',
+    default: ['/rest/**'],
+    description: 'Ant-style URL patterns that require a bearer token',
+  },
+  {
+    name: 'svc.rest.inline-enabled-file-extensions',
+    type: 'list',
+    default: ['jpg', 'jpeg', 'png', 'gif', 'pdf', 'txt'],
+    description: 'Downloads with these extensions may be served inline',
+  },
+  {
+    name: 'svc.core.entitySerializationTokenRequired',
+    type: 'boolean',
+    default: false,
+    description: 'Send and require __securityToken with entities',
+  },
+  {
+    name: 'svc.core.available-locales',
+    type: 'list',
+    default: ['en'],
+    description: 'Locales of the messages API',
+  },
+  {
+    name: 'svc.rest.default-max-fetch-size',
+    type: 'int',
+    default: 10000,
+    description: 'Largest page an entity list may return',
+  },
+  {
+    name: 'svc.rest.services-config',
+    type: 'string',
+    default: '',
+    description: 'Location of the services XML configuration',
+  },
+  {
+    name: 'svc.authserver.login-page-view-name',
+    type: 'string',
+    default: '',
+    description: 'View that replaces the built-in login page',
+  },
+  {
+    name: 'svc.authserver.client.<name>.client-id',
+    type: 'string',
+    default: '',
+    description: 'Client id of a configured OAuth client',
+  },
+  {
+    name: 'svc.authserver.client.<name>.client-secret',
+    type: 'string',
+    default: '',
+    description: 'Secret of a configured OAuth client',
+  },
+  {
+    name: 'svc.authserver.client.<name>.resource-roles',
+    type: 'list',
+    default: [],
+    description: 'Resource roles of a configured OAuth client',
+  },
+  {
+    name: 'svc.authserver.client.<name>.row-level-roles',
+    type: 'list',
+    default: [],
+    description: 'Row-level roles of a configured OAuth client',
+  },
+  {
+    name: 'svc.authserver.client.<name>.grant-types',
+    type: 'list',
+    default: ['client_credentials'],
+    description: 'Grant types of a configured OAuth client',
+  },
+  {
+    name: 'svc.authserver.client.<name>.redirect-uris',
+    type: 'list',
+    default: [],
+    description: 'Redirect URIs of a configured OAuth client',
+  },
+  {
+    name: 'svc.authserver.client.<name>.access-token-time-to-live',
+    type: 'string',
+    default: '5m',
+    description: 'Access token lifetime of a configured OAuth client',
+  },
+  {
+    name: 'svc.authserver.client.<name>.refresh-token-time-to-live',
+    type: 'string',
+    default: '24h',
+    description: 'Refresh token lifetime of a configured OAuth client',
+  },
+  {
+    name: 'svc.authserver.client.<name>.require-proof-key',
+    type: 'boolean',
+    default: true,
+    description: 'PKCE requirement of a configured OAuth client',
+  },
 ]
 
 function patternOf(definition: PropertyDefinition): RegExp {
-  const escaped = definition.name.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&').replace('<name>', '([A-Za-z0-9_-]+)')
+  const escaped = definition.name
+    .replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')
+    .replace('<name>', '([A-Za-z0-9_-]+)')
   return new RegExp(`^${escaped}$`)
 }
 
 const EXACT = new Map(PROPERTIES.filter((p) => !p.name.includes('<')).map((p) => [p.name, p]))
-const PATTERNS = PROPERTIES.filter((p) => p.name.includes('<')).map((p) => ({ p, re: patternOf(p) }))
+const PATTERNS = PROPERTIES.filter((p) => p.name.includes('<')).map((p) => ({
+  p,
+  re: patternOf(p),
+}))
 
 export function findProperty(name: string): PropertyDefinition | undefined {
   return EXACT.get(name) ?? PATTERNS.find(({ re }) => re.test(name))?.p
@@ -56,7 +151,11 @@ export function propertyNamesForEnv(envName: string): string[] {
   for (const p of EXACT.values()) if (envNameOf(p.name) === envName) out.push(p.name)
   for (const { p } of PATTERNS) {
     const [head, tail] = envNameOf(p.name).split('<NAME>')
-    if (envName.startsWith(head) && envName.endsWith(tail) && envName.length > head.length + tail.length) {
+    if (
+      envName.startsWith(head) &&
+      envName.endsWith(tail) &&
+      envName.length > head.length + tail.length
+    ) {
       const client = envName.slice(head.length, envName.length - tail.length).toLowerCase()
       out.push(p.name.replace('<name>', client))
     }
@@ -76,14 +175,26 @@ export function coerce(definition: PropertyDefinition, raw: unknown): PropertyVa
     case 'int': {
       // Number() alone would turn '', true and [7] into integers (0, 1, 7): accept only numbers
       // and strings that spell an integer.
-      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*[+-]?\d+\s*$/.test(raw) ? Number(raw) : Number.NaN
+      const n =
+        typeof raw === 'number'
+          ? raw
+          : typeof raw === 'string' && /^\s*[+-]?\d+\s*$/.test(raw)
+            ? Number(raw)
+            : Number.NaN
       if (!Number.isSafeInteger(n)) throw new TypeError(`${definition.name} must be an integer`)
       return n
     }
     case 'list':
-      if (Array.isArray(raw) && raw.every((x) => typeof x === 'string')) return raw.map((x) => x.trim()).filter(Boolean)
-      if (typeof raw === 'string') return raw.split(',').map((x) => x.trim()).filter(Boolean)
-      throw new TypeError(`${definition.name} must be a comma-separated string or a list of strings`)
+      if (Array.isArray(raw) && raw.every((x) => typeof x === 'string'))
+        return raw.map((x) => x.trim()).filter(Boolean)
+      if (typeof raw === 'string')
+        return raw
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean)
+      throw new TypeError(
+        `${definition.name} must be a comma-separated string or a list of strings`
+      )
     case 'string':
       if (typeof raw === 'string') return raw
       if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw)

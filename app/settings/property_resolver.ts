@@ -34,16 +34,25 @@ export class PropertyResolver {
     this.#file.clear()
     this.#env.clear()
     if (propertiesFile) {
-      const text = await readFile(propertiesFile, 'utf8').catch((e) => (e.code === 'ENOENT' ? '' : Promise.reject(e)))
+      const text = await readFile(propertiesFile, 'utf8').catch((e) =>
+        e.code === 'ENOENT' ? '' : Promise.reject(e)
+      )
       for (const [name, raw] of Object.entries(parseProperties(text) as Record<string, string>)) {
         const definition = findProperty(name)
         if (!definition) throw new Error(`${propertiesFile}: unknown property '${name}'`)
-        this.#file.set(name, named(propertiesFile, () => coerce(definition, raw)))
+        this.#file.set(
+          name,
+          named(propertiesFile, () => coerce(definition, raw))
+        )
       }
     }
     for (const [envName, raw] of Object.entries(env)) {
       if (!envName.startsWith('SVC_') || raw === undefined) continue
-      for (const name of propertyNamesForEnv(envName)) this.#env.set(name, named(envName, () => coerce(findProperty(name)!, raw)))
+      for (const name of propertyNamesForEnv(envName))
+        this.#env.set(
+          name,
+          named(envName, () => coerce(findProperty(name)!, raw))
+        )
     }
   }
 
@@ -77,7 +86,8 @@ export class PropertyResolver {
   get<T extends PropertyValue = PropertyValue>(name: string): T {
     const definition = findProperty(name)
     if (!definition) throw new Error(`unknown property '${name}'`)
-    for (const layer of [this.#stored, this.#env, this.#file]) if (layer.has(name)) return layer.get(name) as T
+    for (const layer of [this.#stored, this.#env, this.#file])
+      if (layer.has(name)) return layer.get(name) as T
     return definition.default as T
   }
 
@@ -100,7 +110,10 @@ export class PropertyResolver {
 }
 
 /** What `writeSettings(settings)` would change, as change lines for the import output. */
-export async function describeSettingsChanges(client: QueryClientContract, settings: Record<string, unknown>): Promise<string[]> {
+export async function describeSettingsChanges(
+  client: QueryClientContract,
+  settings: Record<string, unknown>
+): Promise<string[]> {
   const rows = await client.from('mg_settings').select('key', 'value')
   const current = new Map(rows.map((r) => [r.key, r.value as string]))
   const changes: string[] = []
@@ -117,7 +130,10 @@ export async function describeSettingsChanges(client: QueryClientContract, setti
  * Writes stored settings inside the caller's transaction (`null` removes one). Returns whether
  * anything changed; bumps the settings version when it did.
  */
-export async function writeSettings(trx: TransactionClientContract, settings: Record<string, unknown>) {
+export async function writeSettings(
+  trx: TransactionClientContract,
+  settings: Record<string, unknown>
+) {
   const rows = await trx.from('mg_settings').select('key', 'value')
   const current = new Map(rows.map((r) => [r.key, r.value as string]))
   let changed = false
@@ -134,7 +150,11 @@ export async function writeSettings(trx: TransactionClientContract, settings: Re
     coerce(definition, value)
     const json = JSON.stringify(value)
     if (current.get(key) === json) continue
-    if (current.has(key)) await trx.from('mg_settings').where('key', key).update({ value: json, updated_at: new Date() })
+    if (current.has(key))
+      await trx
+        .from('mg_settings')
+        .where('key', key)
+        .update({ value: json, updated_at: new Date() })
     else await trx.table('mg_settings').insert({ key, value: json, updated_at: new Date() })
     changed = true
   }

@@ -20,7 +20,10 @@ test.group('health and console routes', (group) => {
     const result = await importDoc(shop)
     assert.equal(result.status, 'applied')
     const after = await client.get('/health')
-    after.assertBodyContains({ modelVersion: result.version, modelChecksum: (await engine()).model.checksum })
+    after.assertBodyContains({
+      modelVersion: result.version,
+      modelChecksum: (await engine()).model.checksum,
+    })
     assert.oneOf(after.body().database, ['sqlite', 'pg'])
   })
 

@@ -18,14 +18,26 @@ const health = async () => {
 function entities(count: number, attributes: number) {
   return Array.from({ length: count }, (_, i) => ({
     name: `multi_Thing${i}`,
-    attributes: Array.from({ length: attributes }, (__, j) => ({ name: `field${j}`, type: 'string', length: 40 })),
+    attributes: Array.from({ length: attributes }, (__, j) => ({
+      name: `field${j}`,
+      type: 'string',
+      length: 40,
+    })),
   }))
 }
 
 async function startSecondServer(): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['server.js'], {
     cwd: app.makePath(),
-    env: { ...process.env, NODE_ENV: 'development', PORT: String(PORT), HOST: '127.0.0.1', MODELGATE_DEMO: 'false', MODELGATE_WATCH_INTERVAL_MS: '500', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      MODELGATE_DEMO: 'false',
+      MODELGATE_WATCH_INTERVAL_MS: '500',
+      LOG_LEVEL: 'warn',
+    },
     stdio: 'ignore',
   })
   for (let i = 0; i < 300; i++) {
@@ -48,7 +60,9 @@ test.group('multi-instance model propagation', (group) => {
     return () => void second.kill('SIGTERM')
   })
 
-  test('a change made here is served by the second instance within 1 second', async ({ assert }) => {
+  test('a change made here is served by the second instance within 1 second', async ({
+    assert,
+  }) => {
     const result = await importDoc({ entities: entities(3, 3) })
     assert.equal(result.status, 'applied')
     const committedAt = Date.now()
@@ -84,7 +98,11 @@ test.group('multi-instance model propagation', (group) => {
     await watcher
     assert.isAbove(observed.length, 10)
     for (const seen of observed) {
-      assert.equal(seen.modelChecksum, known.get(seen.modelVersion), `version ${seen.modelVersion} served with a foreign checksum`)
+      assert.equal(
+        seen.modelChecksum,
+        known.get(seen.modelVersion),
+        `version ${seen.modelVersion} served with a foreign checksum`
+      )
     }
     assert.equal(observed.at(-1)!.modelVersion, e.model.version)
   }).timeout(60000)

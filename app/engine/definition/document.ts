@@ -16,7 +16,15 @@ export interface DefinitionDocument extends ModelDefinition {
 }
 
 /** Sections that other capabilities own; rejected until those capabilities exist. */
-export const UNSUPPORTED_SECTIONS = ['resourceRoles', 'rowLevelRoles', 'users', 'clients', 'queries', 'reports', 'messages']
+export const UNSUPPORTED_SECTIONS = [
+  'resourceRoles',
+  'rowLevelRoles',
+  'users',
+  'clients',
+  'queries',
+  'reports',
+  'messages',
+]
 
 const caption = vine.record(vine.string())
 const str = () => vine.string().trim().minLength(1)
@@ -60,7 +68,13 @@ const entity = vine.object({
   instanceName: str().optional(),
   attributes: vine.array(attribute),
   indexes: vine
-    .array(vine.object({ attributes: vine.array(str()), unique: bool().optional(), name: str().optional() }))
+    .array(
+      vine.object({
+        attributes: vine.array(str()),
+        unique: bool().optional(),
+        name: str().optional(),
+      })
+    )
     .optional(),
   renamedFrom: str().optional(),
 })
@@ -70,7 +84,11 @@ const enumeration = vine.object({
   caption: caption.optional(),
   description: vine.string().optional(),
   values: vine.array(
-    vine.object({ name: str(), id: vine.unionOfTypes([vine.string(), vine.number({ strict: true })]), caption: caption.optional() })
+    vine.object({
+      name: str(),
+      id: vine.unionOfTypes([vine.string(), vine.number({ strict: true })]),
+      caption: caption.optional(),
+    })
   ),
 })
 
@@ -94,7 +112,8 @@ const documentValidator = vine.compile(
   })
 )
 
-const FORMAT_VERSION = 'formatVersion must be the number 1 (the only format version this server reads)'
+const FORMAT_VERSION =
+  'formatVersion must be the number 1 (the only format version this server reads)'
 documentValidator.messagesProvider = new SimpleMessagesProvider({
   'formatVersion.required': FORMAT_VERSION,
   'formatVersion.number': FORMAT_VERSION,
@@ -103,8 +122,27 @@ documentValidator.messagesProvider = new SimpleMessagesProvider({
 
 /** Keys each object kind may carry; anything else is reported. */
 const ALLOWED_KEYS: Record<string, string[]> = {
-  document: ['formatVersion', 'prune', 'enums', 'entities', 'fetchPlans', 'settings', ...UNSUPPORTED_SECTIONS],
-  entity: ['name', 'table', 'caption', 'description', 'idType', 'traits', 'instanceName', 'attributes', 'indexes', 'renamedFrom'],
+  document: [
+    'formatVersion',
+    'prune',
+    'enums',
+    'entities',
+    'fetchPlans',
+    'settings',
+    ...UNSUPPORTED_SECTIONS,
+  ],
+  entity: [
+    'name',
+    'table',
+    'caption',
+    'description',
+    'idType',
+    'traits',
+    'instanceName',
+    'attributes',
+    'indexes',
+    'renamedFrom',
+  ],
   attribute: Object.keys(attribute.getProperties()),
   index: ['attributes', 'unique', 'name'],
   enum: ['name', 'caption', 'description', 'values'],
@@ -115,15 +153,23 @@ const ALLOWED_KEYS: Record<string, string[]> = {
 }
 
 function jsonPath(field: string): string {
-  return '$' + field.split('.').map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`)).join('')
+  return (
+    '$' +
+    field
+      .split('.')
+      .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
+      .join('')
+  )
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
 
 function unknownKeys(value: unknown, kind: string, path: string, out: Problem[]) {
   if (!isObject(value)) return
   for (const key of Object.keys(value)) {
-    if (!ALLOWED_KEYS[kind].includes(key)) out.push({ path: `${path}.${key}`, message: `unknown property '${key}'` })
+    if (!ALLOWED_KEYS[kind].includes(key))
+      out.push({ path: `${path}.${key}`, message: `unknown property '${key}'` })
   }
 }
 
@@ -132,10 +178,12 @@ function checkPlanProperties(properties: unknown, path: string, out: Problem[]) 
   properties.forEach((p, i) => {
     const pp = `${path}[${i}]`
     if (typeof p === 'string') return
-    if (!isObject(p) || typeof p.name !== 'string') return out.push({ path: pp, message: 'must be an attribute name or { "name", "fetchPlan" }' })
+    if (!isObject(p) || typeof p.name !== 'string')
+      return out.push({ path: pp, message: 'must be an attribute name or { "name", "fetchPlan" }' })
     unknownKeys(p, 'planProperty', pp, out)
     if (p.fetchPlan === undefined || typeof p.fetchPlan === 'string') return
-    if (!isObject(p.fetchPlan)) return out.push({ path: `${pp}.fetchPlan`, message: 'must be a plan name or an inline plan' })
+    if (!isObject(p.fetchPlan))
+      return out.push({ path: `${pp}.fetchPlan`, message: 'must be a plan name or an inline plan' })
     unknownKeys(p.fetchPlan, 'inlinePlan', `${pp}.fetchPlan`, out)
     if (p.fetchPlan.extends !== undefined && typeof p.fetchPlan.extends !== 'string') {
       out.push({ path: `${pp}.fetchPlan.extends`, message: 'must be a plan name' })
@@ -148,20 +196,33 @@ function checkShape(raw: Record<string, unknown>, out: Problem[]) {
   unknownKeys(raw, 'document', '$', out)
   for (const section of UNSUPPORTED_SECTIONS) {
     if (raw[section] !== undefined) {
-      out.push({ path: `$.${section}`, message: `section '${section}' is not supported by this server yet; remove it to import the rest` })
+      out.push({
+        path: `$.${section}`,
+        message: `section '${section}' is not supported by this server yet; remove it to import the rest`,
+      })
     }
   }
   const each = (key: string, fn: (item: any, path: string) => void) => {
-    if (Array.isArray(raw[key])) (raw[key] as unknown[]).forEach((item, i) => fn(item, `$.${key}[${i}]`))
+    if (Array.isArray(raw[key]))
+      (raw[key] as unknown[]).forEach((item, i) => fn(item, `$.${key}[${i}]`))
   }
   each('entities', (e, p) => {
     unknownKeys(e, 'entity', p, out)
-    if (Array.isArray(e?.attributes)) e.attributes.forEach((a: unknown, j: number) => unknownKeys(a, 'attribute', `${p}.attributes[${j}]`, out))
-    if (Array.isArray(e?.indexes)) e.indexes.forEach((x: unknown, j: number) => unknownKeys(x, 'index', `${p}.indexes[${j}]`, out))
+    if (Array.isArray(e?.attributes))
+      e.attributes.forEach((a: unknown, j: number) =>
+        unknownKeys(a, 'attribute', `${p}.attributes[${j}]`, out)
+      )
+    if (Array.isArray(e?.indexes))
+      e.indexes.forEach((x: unknown, j: number) =>
+        unknownKeys(x, 'index', `${p}.indexes[${j}]`, out)
+      )
   })
   each('enums', (e, p) => {
     unknownKeys(e, 'enum', p, out)
-    if (Array.isArray(e?.values)) e.values.forEach((v: unknown, j: number) => unknownKeys(v, 'enumValue', `${p}.values[${j}]`, out))
+    if (Array.isArray(e?.values))
+      e.values.forEach((v: unknown, j: number) =>
+        unknownKeys(v, 'enumValue', `${p}.values[${j}]`, out)
+      )
   })
   each('fetchPlans', (f, p) => {
     unknownKeys(f, 'fetchPlan', p, out)
@@ -178,16 +239,20 @@ export function parseDocumentText(text: string, format: 'json' | 'yaml'): unknow
  * unsupported sections: the importer then still runs the semantic checks, so that one import
  * reports every problem of the document (a typo must not hide a wrong target).
  */
-export async function validateDocument(raw: unknown): Promise<{ document?: DefinitionDocument; problems: Problem[] }> {
+export async function validateDocument(
+  raw: unknown
+): Promise<{ document?: DefinitionDocument; problems: Problem[] }> {
   const problems: Problem[] = []
-  if (!isObject(raw)) return { problems: [{ path: '$', message: 'the document must be a JSON object' }] }
+  if (!isObject(raw))
+    return { problems: [{ path: '$', message: 'the document must be a JSON object' }] }
   checkShape(raw, problems)
   let valid: any
   try {
     valid = await documentValidator.validate(raw)
   } catch (error) {
     if (!(error instanceof errors.E_VALIDATION_ERROR)) throw error
-    for (const m of error.messages as { field: string; message: string }[]) problems.push({ path: jsonPath(m.field), message: m.message })
+    for (const m of error.messages as { field: string; message: string }[])
+      problems.push({ path: jsonPath(m.field), message: m.message })
   }
   if (!valid) return { problems }
   return {

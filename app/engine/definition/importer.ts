@@ -29,7 +29,11 @@ function invalid(problems: Problem[]): ApplyResult {
   return { status: 'invalid', changes: [], steps: [], problems, refusals: [], version: 0 }
 }
 
-export async function importFile(db: Database, file: string, options: ImportOptions = {}): Promise<ApplyResult> {
+export async function importFile(
+  db: Database,
+  file: string,
+  options: ImportOptions = {}
+): Promise<ApplyResult> {
   const text = await readFile(file, 'utf8')
   return importText(db, text, formatOf(file), { source: `app:import ${file}`, ...options })
 }
@@ -44,16 +48,24 @@ export async function importText(
   try {
     raw = parseDocumentText(text, format)
   } catch (error) {
-    return invalid([{ path: '$', message: `not valid ${format.toUpperCase()}: ${(error as Error).message}` }])
+    return invalid([
+      { path: '$', message: `not valid ${format.toUpperCase()}: ${(error as Error).message}` },
+    ])
   }
   return importDocument(db, raw, options)
 }
 
-export async function importDocument(db: Database, raw: unknown, options: ImportOptions = {}): Promise<ApplyResult> {
+export async function importDocument(
+  db: Database,
+  raw: unknown,
+  options: ImportOptions = {}
+): Promise<ApplyResult> {
   const progress = options.onProgress ?? (() => {})
   const { document, problems } = await validateDocument(raw)
   if (!document) return invalid(problems)
-  progress(`document: ${document.entities.length} entities, ${document.enums.length} enums, ${document.fetchPlans.length} fetch plans`)
+  progress(
+    `document: ${document.entities.length} entities, ${document.enums.length} enums, ${document.fetchPlans.length} fetch plans`
+  )
 
   const current = await loadModelDefinition(db.connection())
   const merged = mergeDocument(current, document)
@@ -61,7 +73,8 @@ export async function importDocument(db: Database, raw: unknown, options: Import
   const semantic = [...problems, ...validateModel(normalizeModel(merged.model), merged.paths)]
   for (const [key, value] of Object.entries(document.settings)) {
     const definition = findProperty(key)
-    if (!definition) semantic.push({ path: `$.settings['${key}']`, message: `unknown property '${key}'` })
+    if (!definition)
+      semantic.push({ path: `$.settings['${key}']`, message: `unknown property '${key}'` })
     else if (value !== null) {
       try {
         coerce(definition, value)
@@ -80,12 +93,15 @@ export async function importDocument(db: Database, raw: unknown, options: Import
     hints: merged.hints,
     source: options.source ?? 'import',
     onProgress: progress,
-    alsoInTransaction: async (trx) => (settingsWritten = await writeSettings(trx, document.settings)),
+    alsoInTransaction: async (trx) =>
+      (settingsWritten = await writeSettings(trx, document.settings)),
   })
   // applyModel only knows the model: a settings-only import came back 'unchanged' ("the database
   // already matches the document") although settings were written, and dry runs did not list them.
-  if (settingChanges.length === 0 || !['dry-run', 'applied', 'unchanged'].includes(result.status)) return result
+  if (settingChanges.length === 0 || !['dry-run', 'applied', 'unchanged'].includes(result.status))
+    return result
   const changes = [...result.changes, ...settingChanges]
-  if (result.status === 'unchanged') return settingsWritten ? { ...result, status: 'applied', changes } : result
+  if (result.status === 'unchanged')
+    return settingsWritten ? { ...result, status: 'applied', changes } : result
   return { ...result, changes }
 }

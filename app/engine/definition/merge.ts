@@ -17,15 +17,24 @@ export interface MergeResult {
 }
 
 function withoutInstructions<T extends { renamedFrom?: string }>(item: T): T {
-  const { renamedFrom: _ignored, ...rest } = item
-  return rest as T
+  const rest = { ...item }
+  delete rest.renamedFrom
+  return rest
 }
 
-function mergeAttributes(doc: EntityDefinition, old: EntityDefinition | undefined, prune: boolean, renames: Renames): AttributeDefinition[] {
+function mergeAttributes(
+  doc: EntityDefinition,
+  old: EntityDefinition | undefined,
+  prune: boolean,
+  renames: Renames
+): AttributeDefinition[] {
   const named = doc.attributes.map(withoutInstructions)
   if (!old || prune) return named
   const taken = new Set(doc.attributes.flatMap((a) => [a.name, a.renamedFrom ?? a.name]))
-  return [...named, ...old.attributes.filter((a) => !taken.has(a.name)).map((a) => followAttribute(renames, a))]
+  return [
+    ...named,
+    ...old.attributes.filter((a) => !taken.has(a.name)).map((a) => followAttribute(renames, a)),
+  ]
 }
 
 /**
@@ -44,7 +53,10 @@ function consistentRenames(entities: EntityDefinition[]): EntityDefinition[] {
     return {
       ...e,
       renamedFrom: keep(e.renamedFrom, names, claimed),
-      attributes: e.attributes.map((a) => ({ ...a, renamedFrom: keep(a.renamedFrom, attributes, claimedAttributes) })),
+      attributes: e.attributes.map((a) => ({
+        ...a,
+        renamedFrom: keep(a.renamedFrom, attributes, claimedAttributes),
+      })),
     }
   })
 }
@@ -59,7 +71,9 @@ export function mergeDocument(
   /** new entity name -> the current entity it continues (same name or renamedFrom). */
   const origin = new Map<string, EntityDefinition>()
   for (const e of doc.entities) {
-    const old = currentEntities.get(e.name) ?? (e.renamedFrom ? currentEntities.get(e.renamedFrom) : undefined)
+    const old =
+      currentEntities.get(e.name) ??
+      (e.renamedFrom ? currentEntities.get(e.renamedFrom) : undefined)
     if (old) origin.set(e.name, old)
   }
   const consumed = new Set([...origin.values()].map((e) => e.name))
@@ -71,8 +85,11 @@ export function mergeDocument(
   }))
   const entityPaths = doc.entities.map((_, i) => `$.entities[${i}]`)
   // Stored attributes appended to a named entity are not in the document: say so in problems.
-  const attributePaths = entities.map((e, i) => (j: number) =>
-    j < doc.entities[i].attributes.length ? `$.entities[${i}].attributes[${j}]` : `(stored attribute ${e.name}.${e.attributes[j].name})`
+  const attributePaths = entities.map(
+    (e, i) => (j: number) =>
+      j < doc.entities[i].attributes.length
+        ? `$.entities[${i}].attributes[${j}]`
+        : `(stored attribute ${e.name}.${e.attributes[j].name})`
   )
   const stored: EntityDefinition[] = []
   if (!prune) {
@@ -150,11 +167,14 @@ function renameHints(
     const docEntity = docEntities.find((e) => e.name === name)!
     for (const a of newEntity.attributeList) {
       const renamedFrom = docEntity.attributes.find((x) => x.name === a.name)?.renamedFrom
-      const oldAttr = oldEntity.attributes.get(a.name) ?? (renamedFrom ? oldEntity.attributes.get(renamedFrom) : undefined)
+      const oldAttr =
+        oldEntity.attributes.get(a.name) ??
+        (renamedFrom ? oldEntity.attributes.get(renamedFrom) : undefined)
       if (!oldAttr) continue
       if (a.column && oldAttr.column) renameColumn(newEntity.table, a.column, oldAttr.column)
       if (a.linkTable && oldAttr.linkTable) {
-        if (a.linkTable.table !== oldAttr.linkTable.table) tables.set(a.linkTable.table, oldAttr.linkTable.table)
+        if (a.linkTable.table !== oldAttr.linkTable.table)
+          tables.set(a.linkTable.table, oldAttr.linkTable.table)
         renameColumn(a.linkTable.table, a.linkTable.ownerColumn, oldAttr.linkTable.ownerColumn)
         renameColumn(a.linkTable.table, a.linkTable.targetColumn, oldAttr.linkTable.targetColumn)
       }

@@ -10,14 +10,21 @@ function byKey<T>(items: T[], key: (item: T) => string): Map<string, T> {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
-function diffNamed<T>(kind: string, before: Map<string, T>, after: Map<string, T>, detail?: (a: T, b: T) => string[]) {
+function diffNamed<T>(
+  kind: string,
+  before: Map<string, T>,
+  after: Map<string, T>,
+  detail?: (a: T, b: T) => string[]
+) {
   const changes: string[] = []
   for (const [name, item] of after) {
     const old = before.get(name)
     if (!old) changes.push(`${kind} ${name}: added`)
     else if (!same(old, item)) {
       const details = detail ? detail(old, item) : []
-      changes.push(details.length ? `${kind} ${name}: ${details.join(', ')}` : `${kind} ${name}: changed`)
+      changes.push(
+        details.length ? `${kind} ${name}: ${details.join(', ')}` : `${kind} ${name}: changed`
+      )
     }
   }
   for (const name of before.keys()) if (!after.has(name)) changes.push(`${kind} ${name}: removed`)
@@ -26,21 +33,30 @@ function diffNamed<T>(kind: string, before: Map<string, T>, after: Map<string, T
 
 export function diffModels(before: ModelDefinition, after: ModelDefinition): string[] {
   return [
-    ...diffNamed('enum', byKey(before.enums, (e) => e.name), byKey(after.enums, (e) => e.name)),
-    ...diffNamed('entity', byKey(before.entities, (e) => e.name), byKey(after.entities, (e) => e.name), (a, b) => {
-      const out: string[] = []
-      const attrsA = byKey(a.attributes, (x) => x.name)
-      const attrsB = byKey(b.attributes, (x) => x.name)
-      for (const [name, attr] of attrsB) {
-        if (!attrsA.has(name)) out.push(`attribute ${name} added`)
-        else if (!same(attrsA.get(name), attr)) out.push(`attribute ${name} changed`)
+    ...diffNamed(
+      'enum',
+      byKey(before.enums, (e) => e.name),
+      byKey(after.enums, (e) => e.name)
+    ),
+    ...diffNamed(
+      'entity',
+      byKey(before.entities, (e) => e.name),
+      byKey(after.entities, (e) => e.name),
+      (a, b) => {
+        const out: string[] = []
+        const attrsA = byKey(a.attributes, (x) => x.name)
+        const attrsB = byKey(b.attributes, (x) => x.name)
+        for (const [name, attr] of attrsB) {
+          if (!attrsA.has(name)) out.push(`attribute ${name} added`)
+          else if (!same(attrsA.get(name), attr)) out.push(`attribute ${name} changed`)
+        }
+        for (const name of attrsA.keys())
+          if (!attrsB.has(name)) out.push(`attribute ${name} removed`)
+        if (!same({ ...a, attributes: [] }, { ...b, attributes: [] }))
+          out.push('properties changed')
+        return out
       }
-      for (const name of attrsA.keys()) if (!attrsB.has(name)) out.push(`attribute ${name} removed`)
-      const { attributes: _a, ...restA } = a
-      const { attributes: _b, ...restB } = b
-      if (!same(restA, restB)) out.push('properties changed')
-      return out
-    }),
+    ),
     ...diffNamed(
       'fetchPlan',
       byKey(before.fetchPlans, (p) => `${p.entity}/${p.name}`),

@@ -139,8 +139,7 @@ function buildAttribute(
     target,
     mappedBy: a.mappedBy ?? null,
     owning,
-    linkTable:
-      owning && cardinality === 'MANY_TO_MANY' ? linkTableFor(entity, a, targetDef) : null,
+    linkTable: owning && cardinality === 'MANY_TO_MANY' ? linkTableFor(entity, a, targetDef) : null,
     onDelete: a.onDelete ?? 'unlink',
     mandatory: !!a.mandatory,
     unique: !!a.unique,

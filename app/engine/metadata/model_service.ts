@@ -53,10 +53,21 @@ export class ModelApplyError extends Error {
 
 const ROLLBACK = Symbol('rollback')
 
-export async function applyModel(db: Database, next: ModelDefinition, options: ApplyOptions = {}): Promise<ApplyResult> {
+export async function applyModel(
+  db: Database,
+  next: ModelDefinition,
+  options: ApplyOptions = {}
+): Promise<ApplyResult> {
   const progress = options.onProgress ?? (() => {})
   const wanted = normalizeModel(next)
-  const empty: ApplyResult = { status: 'invalid', changes: [], steps: [], problems: [], refusals: [], version: 0 }
+  const empty: ApplyResult = {
+    status: 'invalid',
+    changes: [],
+    steps: [],
+    problems: [],
+    refusals: [],
+    version: 0,
+  }
   empty.problems = validateModel(wanted)
   if (empty.problems.length) return empty
 
@@ -70,9 +81,14 @@ export async function applyModel(db: Database, next: ModelDefinition, options: A
       const wantedModel = new Model(version + 1, wanted)
       const existing = await listTables(trx)
       progress(`planning ${wanted.entities.length} entities against model version ${version}`)
-      const plan = planSchema(physicalSchema(currentModel), physicalSchema(wantedModel), options.hints ?? NO_RENAMES, {
-        tables: existing,
-      })
+      const plan = planSchema(
+        physicalSchema(currentModel),
+        physicalSchema(wantedModel),
+        options.hints ?? NO_RENAMES,
+        {
+          tables: existing,
+        }
+      )
       const steps = dialectFor(dialectOf(trx)).compile(plan.operations, {
         current: physicalSchema(currentModel),
         wanted: physicalSchema(wantedModel),
@@ -80,7 +96,11 @@ export async function applyModel(db: Database, next: ModelDefinition, options: A
       })
       result = { status: 'dry-run', changes, steps, problems: [], refusals: [], version }
       if (plan.conflicts.length) {
-        result = { ...result, status: 'invalid', problems: plan.conflicts.map((m) => ({ path: '$', message: m })) }
+        result = {
+          ...result,
+          status: 'invalid',
+          problems: plan.conflicts.map((m) => ({ path: '$', message: m })),
+        }
         throw ROLLBACK
       }
       const refusals = (await checkDataLoss(trx, plan.operations, existing)).filter(
@@ -98,7 +118,9 @@ export async function applyModel(db: Database, next: ModelDefinition, options: A
         return
       }
       progress(`applying ${steps.length} schema step(s)`)
-      await executeSteps(trx, steps, (i) => progress(`  step ${i + 1}/${steps.length}: ${steps[i].description}`))
+      await executeSteps(trx, steps, (i) =>
+        progress(`  step ${i + 1}/${steps.length}: ${steps[i].description}`)
+      )
       progress('writing model rows')
       await writeModelDefinition(trx, wanted)
       const newVersion = await bumpVersion(trx, 'model')
@@ -128,7 +150,15 @@ async function writeChangelog(
     applied_at: now,
   }))
   if (rows.length === 0) {
-    rows.push({ model_version: version, operation: 'metadata', target: changes.join('; ').slice(0, 255), sql: '', source, applied_at: now })
+    rows.push({
+      model_version: version,
+      operation: 'metadata',
+      target: changes.join('; ').slice(0, 255),
+      sql: '',
+      source,
+      applied_at: now,
+    })
   }
-  for (let i = 0; i < rows.length; i += 200) await trx.table('mg_schema_changelog').multiInsert(rows.slice(i, i + 200))
+  for (let i = 0; i < rows.length; i += 200)
+    await trx.table('mg_schema_changelog').multiInsert(rows.slice(i, i + 200))
 }

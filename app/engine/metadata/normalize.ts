@@ -21,7 +21,8 @@ function clean<T extends object>(value: T): T {
   const out: Record<string, unknown> = {}
   for (const [key, v] of Object.entries(value)) {
     if (v === undefined || v === null) continue
-    if (Array.isArray(v) && v.length === 0 && !['attributes', 'values', 'properties'].includes(key)) continue
+    if (Array.isArray(v) && v.length === 0 && !['attributes', 'values', 'properties'].includes(key))
+      continue
     if (typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0) continue
     out[key] = v
   }
@@ -32,7 +33,8 @@ function clean<T extends object>(value: T): T {
  * The store keeps min/max as text and reads numeric ones back as numbers (store.ts): normalize
  * the same way, or re-importing a document with `"min": "0"` would be a change every time.
  */
-const bound = (v: number | string | undefined) => (typeof v === 'string' && !Number.isNaN(Number(v)) ? Number(v) : v)
+const bound = (v: number | string | undefined) =>
+  typeof v === 'string' && !Number.isNaN(Number(v)) ? Number(v) : v
 
 export function normalizeAttribute(a: AttributeDefinition): AttributeDefinition {
   const relation = isRelationType(a.type)

@@ -21,14 +21,23 @@ const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v)
 const bool = (v: unknown) => v === true || v === 1 || v === '1' || v === 't'
 const num = (v: unknown) => (v === null || v === undefined ? undefined : Number(v))
 
-export async function readVersion(client: QueryClientContract, key: 'model' | 'settings'): Promise<number> {
+export async function readVersion(
+  client: QueryClientContract,
+  key: 'model' | 'settings'
+): Promise<number> {
   const row = await client.from('mg_versions').where('key', key).select('version').first()
   return row ? Number(row.version) : 0
 }
 
-export async function bumpVersion(trx: TransactionClientContract, key: 'model' | 'settings'): Promise<number> {
+export async function bumpVersion(
+  trx: TransactionClientContract,
+  key: 'model' | 'settings'
+): Promise<number> {
   // The UPDATE takes the row lock: concurrent model changes serialize here.
-  await trx.rawQuery('update mg_versions set version = version + 1, updated_at = ? where key = ?', [new Date(), key])
+  await trx.rawQuery('update mg_versions set version = version + 1, updated_at = ? where key = ?', [
+    new Date(),
+    key,
+  ])
   if (trx.dialect.name === 'postgres') {
     // Delivered to every listening instance when the transaction commits (never before).
     await trx.rawQuery(`select pg_notify('mg_changes', ?)`, [key])
@@ -64,7 +73,11 @@ export async function loadModelDefinition(client: QueryClientContract): Promise<
     attributes: attributeRows.filter((a) => a.entity_id === e.id).map(attributeFromRow),
     indexes: indexRows
       .filter((i) => i.entity_id === e.id)
-      .map((i) => ({ attributes: parse(i.attributes), unique: bool(i.is_unique), name: opt(i.name) })),
+      .map((i) => ({
+        attributes: parse(i.attributes),
+        unique: bool(i.is_unique),
+        name: opt(i.name),
+      })),
   }))
   const fetchPlans: FetchPlanDefinition[] = planRows.map((p) => ({
     entity: p.entity_name,
@@ -76,7 +89,8 @@ export async function loadModelDefinition(client: QueryClientContract): Promise<
 }
 
 function attributeFromRow(a: any): AttributeDefinition {
-  const minMax = (v: string | null) => (v === null ? undefined : Number.isNaN(Number(v)) ? v : Number(v))
+  const minMax = (v: string | null) =>
+    v === null ? undefined : Number.isNaN(Number(v)) ? v : Number(v)
   return {
     name: a.name,
     type: a.type,
@@ -102,20 +116,41 @@ function attributeFromRow(a: any): AttributeDefinition {
 }
 
 /** Replaces all model rows with `definition` (normalized). Runs inside the caller's transaction. */
-export async function writeModelDefinition(trx: TransactionClientContract, definition: ModelDefinition) {
+export async function writeModelDefinition(
+  trx: TransactionClientContract,
+  definition: ModelDefinition
+) {
   const model = new Model(0, definition)
-  for (const table of ['mg_fetch_plans', 'mg_indexes', 'mg_attributes', 'mg_entities', 'mg_enum_values', 'mg_enums']) {
+  for (const table of [
+    'mg_fetch_plans',
+    'mg_indexes',
+    'mg_attributes',
+    'mg_entities',
+    'mg_enum_values',
+    'mg_enums',
+  ]) {
     await trx.from(table).delete()
   }
   for (const [position, e] of definition.enums.entries()) {
     const [row] = await trx
       .table('mg_enums')
-      .insert({ name: e.name, caption: json(e.caption), description: e.description ?? null, position })
+      .insert({
+        name: e.name,
+        caption: json(e.caption),
+        description: e.description ?? null,
+        position,
+      })
       .returning('id')
     const enumId = typeof row === 'object' ? row.id : row
     if (e.values.length) {
       await trx.table('mg_enum_values').multiInsert(
-        e.values.map((v, i) => ({ enum_id: enumId, name: v.name, value_id: v.id, caption: json(v.caption), position: i }))
+        e.values.map((v, i) => ({
+          enum_id: enumId,
+          name: v.name,
+          value_id: v.id,
+          caption: json(v.caption),
+          position: i,
+        }))
       )
     }
   }

@@ -3,7 +3,12 @@
  * and fetch plans, relation shapes, per-type keys. Structural checks (types of JSON values) are
  * done earlier by the document validator; this one reports every problem with its JSON path.
  */
-import type { AttributeDefinition, EntityDefinition, FetchPlanProperty, ModelDefinition } from './types.js'
+import type {
+  AttributeDefinition,
+  EntityDefinition,
+  FetchPlanProperty,
+  ModelDefinition,
+} from './types.js'
 import {
   BUILTIN_FETCH_PLANS,
   DATATYPES,
@@ -45,7 +50,10 @@ export const defaultPaths: DefinitionPaths = {
 const NUMERIC = new Set(['int', 'long', 'double', 'decimal'])
 const TO_ONE = new Set(['MANY_TO_ONE', 'ONE_TO_ONE'])
 
-export function validateModel(def: ModelDefinition, paths: DefinitionPaths = defaultPaths): Problem[] {
+export function validateModel(
+  def: ModelDefinition,
+  paths: DefinitionPaths = defaultPaths
+): Problem[] {
   const problems: Problem[] = []
   const report = (path: string, message: string) => problems.push({ path, message })
   const model = new Model(0, def)
@@ -60,7 +68,8 @@ export function validateModel(def: ModelDefinition, paths: DefinitionPaths = def
     const names = new Set<string>()
     const ids = new Set<string>()
     e.values.forEach((v, j) => {
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(v.name)) report(`${p}.values[${j}].name`, `invalid enum value name '${v.name}'`)
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(v.name))
+        report(`${p}.values[${j}].name`, `invalid enum value name '${v.name}'`)
       if (names.has(v.name)) report(`${p}.values[${j}].name`, `duplicate enum value '${v.name}'`)
       if (ids.has(String(v.id))) report(`${p}.values[${j}].id`, `duplicate enum value id '${v.id}'`)
       names.add(v.name)
@@ -72,7 +81,10 @@ export function validateModel(def: ModelDefinition, paths: DefinitionPaths = def
   const tables = new Map<string, string>()
   const claimTable = (table: string, owner: string, path: string) => {
     if (!TABLE_NAME.test(table) || table.length > MAX_SQL_IDENTIFIER) {
-      report(path, `'${table}' is not a valid table name (lower-case letters, digits, _; at most ${MAX_SQL_IDENTIFIER})`)
+      report(
+        path,
+        `'${table}' is not a valid table name (lower-case letters, digits, _; at most ${MAX_SQL_IDENTIFIER})`
+      )
     } else if (isReservedTableName(table)) {
       report(path, `table name '${table}' uses a prefix reserved by the server`)
     } else if (tables.has(table)) {
@@ -85,11 +97,18 @@ export function validateModel(def: ModelDefinition, paths: DefinitionPaths = def
     const p = paths.entity(i)
     const attrPath = (j: number) => paths.attribute?.(i, j) ?? `${p}.attributes[${j}]`
     if (!ENTITY_NAME.test(e.name) || e.name.length > MAX_SQL_IDENTIFIER) {
-      report(`${p}.name`, `invalid entity name '${e.name}' (letters and digits, segments joined by _ or $)`)
+      report(
+        `${p}.name`,
+        `invalid entity name '${e.name}' (letters and digits, segments joined by _ or $)`
+      )
     }
     const lower = e.name.toLowerCase()
     if (entityNames.get(lower) === e.name) report(`${p}.name`, `duplicate entity '${e.name}'`)
-    else if (entityNames.has(lower)) report(`${p}.name`, `entity '${e.name}' clashes with '${entityNames.get(lower)}' (names differ only in case)`)
+    else if (entityNames.has(lower))
+      report(
+        `${p}.name`,
+        `entity '${e.name}' clashes with '${entityNames.get(lower)}' (names differ only in case)`
+      )
     entityNames.set(lower, e.name)
     const meta = model.entity(e.name)!
     claimTable(meta.table, `entity ${e.name}`, `${p}${e.table ? '.table' : '.name'}`)
@@ -97,26 +116,43 @@ export function validateModel(def: ModelDefinition, paths: DefinitionPaths = def
     for (const a of meta.attributeList) {
       if (a.linkTable) {
         const j = e.attributes.findIndex((x) => x.name === a.name)
-        claimTable(a.linkTable.table, `${e.name}.${a.name}`, `${attrPath(j)}${a.definition?.linkTable ? '.linkTable' : '.name'}`)
+        claimTable(
+          a.linkTable.table,
+          `${e.name}.${a.name}`,
+          `${attrPath(j)}${a.definition?.linkTable ? '.linkTable' : '.name'}`
+        )
         // Link columns are derived from the table names (`<table>_id`): PostgreSQL would silently
         // truncate a name over 63 characters, and the model would no longer match the table.
         const { ownerColumn, targetColumn } = a.linkTable
         const bad = [ownerColumn, targetColumn].find((c) => c.length > MAX_SQL_IDENTIFIER)
-        if (bad) report(`${attrPath(j)}.name`, `link table column '${bad}' is longer than ${MAX_SQL_IDENTIFIER} characters (shorten the table names)`)
-        else if (ownerColumn === targetColumn) report(`${attrPath(j)}.name`, `link table columns of '${a.name}' would both be '${ownerColumn}'`)
+        if (bad)
+          report(
+            `${attrPath(j)}.name`,
+            `link table column '${bad}' is longer than ${MAX_SQL_IDENTIFIER} characters (shorten the table names)`
+          )
+        else if (ownerColumn === targetColumn)
+          report(
+            `${attrPath(j)}.name`,
+            `link table columns of '${a.name}' would both be '${ownerColumn}'`
+          )
       }
     }
     if (e.instanceName !== undefined) validateInstanceName(e, `${p}.instanceName`, model, report)
     ;(e.indexes ?? []).forEach((index, j) => {
       const ip = `${p}.indexes[${j}]`
-      if (index.attributes.length === 0) report(`${ip}.attributes`, 'an index needs at least one attribute')
-      if (index.name !== undefined && (!TABLE_NAME.test(index.name) || index.name.length > MAX_SQL_IDENTIFIER)) {
+      if (index.attributes.length === 0)
+        report(`${ip}.attributes`, 'an index needs at least one attribute')
+      if (
+        index.name !== undefined &&
+        (!TABLE_NAME.test(index.name) || index.name.length > MAX_SQL_IDENTIFIER)
+      ) {
         report(`${ip}.name`, `invalid index name '${index.name}'`)
       }
       index.attributes.forEach((name, k) => {
         const a = meta.attributes.get(name)
         if (!a) report(`${ip}.attributes[${k}]`, `unknown attribute '${name}'`)
-        else if (!a.column) report(`${ip}.attributes[${k}]`, `attribute '${name}' has no column to index`)
+        else if (!a.column)
+          report(`${ip}.attributes[${k}]`, `attribute '${name}' has no column to index`)
       })
     })
   })
@@ -126,11 +162,17 @@ export function validateModel(def: ModelDefinition, paths: DefinitionPaths = def
     const p = paths.fetchPlan(i)
     const entity = model.entity(plan.entity)
     if (!entity) return report(`${p}.entity`, `unknown entity '${plan.entity}'`)
-    if (!FETCH_PLAN_NAME.test(plan.name)) report(`${p}.name`, `invalid fetch plan name '${plan.name}' (names starting with _ are built in)`)
+    if (!FETCH_PLAN_NAME.test(plan.name))
+      report(
+        `${p}.name`,
+        `invalid fetch plan name '${plan.name}' (names starting with _ are built in)`
+      )
     const key = `${plan.entity}/${plan.name}`
-    if (planKeys.has(key)) report(`${p}.name`, `duplicate fetch plan '${plan.name}' of ${plan.entity}`)
+    if (planKeys.has(key))
+      report(`${p}.name`, `duplicate fetch plan '${plan.name}' of ${plan.entity}`)
     planKeys.add(key)
-    if (plan.extends !== undefined) validateExtends(plan.entity, plan.extends, `${p}.extends`, model, report, [plan.name])
+    if (plan.extends !== undefined)
+      validateExtends(plan.entity, plan.extends, `${p}.extends`, model, report, [plan.name])
     validatePlanProperties(plan.entity, plan.properties, `${p}.properties`, model, report, 0)
   })
   return problems
@@ -138,27 +180,45 @@ export function validateModel(def: ModelDefinition, paths: DefinitionPaths = def
 
 type Report = (path: string, message: string) => void
 
-function validateAttributes(e: EntityDefinition, attrPath: (j: number) => string, model: Model, enums: Set<string>, report: Report) {
+function validateAttributes(
+  e: EntityDefinition,
+  attrPath: (j: number) => string,
+  model: Model,
+  enums: Set<string>,
+  report: Report
+) {
   const seen = new Map<string, string>()
   const columns = new Map<string, string>(Object.entries(SYSTEM_ATTRIBUTES).map(([n, c]) => [c, n]))
   const meta = model.entity(e.name)!
   e.attributes.forEach((a, j) => {
     const ap = attrPath(j)
-    if (!ATTRIBUTE_NAME.test(a.name) || a.name.length > 60) return report(`${ap}.name`, `invalid attribute name '${a.name}'`)
-    if (RESERVED_ATTRIBUTE_NAMES.has(a.name)) return report(`${ap}.name`, `'${a.name}' is managed by the server (id type and traits)`)
+    if (!ATTRIBUTE_NAME.test(a.name) || a.name.length > 60)
+      return report(`${ap}.name`, `invalid attribute name '${a.name}'`)
+    if (RESERVED_ATTRIBUTE_NAMES.has(a.name))
+      return report(`${ap}.name`, `'${a.name}' is managed by the server (id type and traits)`)
     const lower = a.name.toLowerCase()
-    if (seen.has(lower)) report(`${ap}.name`, `attribute '${a.name}' clashes with '${seen.get(lower)}'`)
+    if (seen.has(lower))
+      report(`${ap}.name`, `attribute '${a.name}' clashes with '${seen.get(lower)}'`)
     seen.set(lower, a.name)
     const column = meta.attributes.get(a.name)?.column
     // snake_case lengthens camelCase names (and relations add `_id`): check the column itself,
     // PostgreSQL would silently truncate it to 63 characters.
-    if (column && column.length > MAX_SQL_IDENTIFIER) report(`${ap}.name`, `column '${column}' of '${a.name}' is longer than ${MAX_SQL_IDENTIFIER} characters`)
+    if (column && column.length > MAX_SQL_IDENTIFIER)
+      report(
+        `${ap}.name`,
+        `column '${column}' of '${a.name}' is longer than ${MAX_SQL_IDENTIFIER} characters`
+      )
     if (column) {
-      if (columns.has(column)) report(`${ap}.name`, `column '${column}' of '${a.name}' is already used by '${columns.get(column)}'`)
+      if (columns.has(column))
+        report(
+          `${ap}.name`,
+          `column '${column}' of '${a.name}' is already used by '${columns.get(column)}'`
+        )
       columns.set(column, a.name)
     }
     if (isRelationType(a.type)) validateRelation(e, a, ap, model, report)
-    else if (!(DATATYPES as readonly string[]).includes(a.type)) report(`${ap}.type`, `unknown type '${a.type}'`)
+    else if (!(DATATYPES as readonly string[]).includes(a.type))
+      report(`${ap}.type`, `unknown type '${a.type}'`)
     else validateDatatype(a, ap, enums, report)
   })
 }
@@ -173,9 +233,11 @@ function validateDatatype(a: AttributeDefinition, ap: string, enums: Set<string>
   }
   if (a.type === 'decimal') {
     const precision = a.precision ?? 19
-    if (!Number.isInteger(precision) || precision < 1 || precision > 38) report(`${ap}.precision`, 'precision must be between 1 and 38')
+    if (!Number.isInteger(precision) || precision < 1 || precision > 38)
+      report(`${ap}.precision`, 'precision must be between 1 and 38')
     const scale = a.scale ?? 2
-    if (!Number.isInteger(scale) || scale < 0 || scale > precision) report(`${ap}.scale`, 'scale must be between 0 and the precision')
+    if (!Number.isInteger(scale) || scale < 0 || scale > precision)
+      report(`${ap}.scale`, 'scale must be between 0 and the precision')
   } else {
     forbid('precision', 'applies to decimal attributes only')
     forbid('scale', 'applies to decimal attributes only')
@@ -187,42 +249,69 @@ function validateDatatype(a: AttributeDefinition, ap: string, enums: Set<string>
   for (const key of ['min', 'max'] as const) {
     if (a[key] === undefined) continue
     if (!NUMERIC.has(a.type)) report(`${ap}.${key}`, `'${key}' applies to numeric attributes only`)
-    else if (typeof a[key] !== 'number' && Number.isNaN(Number(a[key]))) report(`${ap}.${key}`, `'${key}' must be a number`)
+    else if (typeof a[key] !== 'number' && Number.isNaN(Number(a[key])))
+      report(`${ap}.${key}`, `'${key}' must be a number`)
   }
-  if (a.min !== undefined && a.max !== undefined && Number(a.min) > Number(a.max)) report(`${ap}.min`, 'min is greater than max')
+  if (a.min !== undefined && a.max !== undefined && Number(a.min) > Number(a.max))
+    report(`${ap}.min`, 'min is greater than max')
   if (a.pattern !== undefined) {
-    if (a.type !== 'string' && a.type !== 'text') report(`${ap}.pattern`, "'pattern' applies to string and text attributes only")
+    if (a.type !== 'string' && a.type !== 'text')
+      report(`${ap}.pattern`, "'pattern' applies to string and text attributes only")
     try {
       new RegExp(a.pattern, 'u')
     } catch {
       report(`${ap}.pattern`, `invalid regular expression '${a.pattern}'`)
     }
   }
-  if (a.transient && (a.unique || a.mandatory)) report(`${ap}.transient`, 'a transient attribute cannot be unique or mandatory')
+  if (a.transient && (a.unique || a.mandatory))
+    report(`${ap}.transient`, 'a transient attribute cannot be unique or mandatory')
   for (const key of ['target', 'cardinality', 'mappedBy', 'linkTable', 'onDelete'] as const) {
     forbid(key, 'applies to association and composition attributes only')
   }
 }
 
-function validateRelation(e: EntityDefinition, a: AttributeDefinition, ap: string, model: Model, report: Report) {
+function validateRelation(
+  e: EntityDefinition,
+  a: AttributeDefinition,
+  ap: string,
+  model: Model,
+  report: Report
+) {
   const target = a.target ? model.entity(a.target) : undefined
   if (!a.target) return report(`${ap}.target`, "a relation needs 'target'")
   if (!target) return report(`${ap}.target`, `unknown entity '${a.target}'`)
   const cardinality = a.cardinality
   if (!cardinality) return report(`${ap}.cardinality`, "a relation needs 'cardinality'")
-  if (a.type === 'composition' && (cardinality === 'MANY_TO_ONE' || cardinality === 'MANY_TO_MANY')) {
+  if (
+    a.type === 'composition' &&
+    (cardinality === 'MANY_TO_ONE' || cardinality === 'MANY_TO_MANY')
+  ) {
     report(`${ap}.cardinality`, 'a composition is ONE_TO_MANY or ONE_TO_ONE')
   }
-  for (const key of ['length', 'precision', 'scale', 'min', 'max', 'pattern', 'enum', 'unique'] as const) {
+  for (const key of [
+    'length',
+    'precision',
+    'scale',
+    'min',
+    'max',
+    'pattern',
+    'enum',
+    'unique',
+  ] as const) {
     if (a[key] !== undefined) report(`${ap}.${key}`, `'${key}' does not apply to relations`)
   }
   if (a.transient) report(`${ap}.transient`, 'relations cannot be transient')
-  if (cardinality === 'ONE_TO_MANY' && !a.mappedBy) report(`${ap}.mappedBy`, "ONE_TO_MANY needs 'mappedBy' (the inverse MANY_TO_ONE on the target)")
-  if (cardinality === 'MANY_TO_ONE' && a.mappedBy) report(`${ap}.mappedBy`, "MANY_TO_ONE cannot have 'mappedBy'")
+  if (cardinality === 'ONE_TO_MANY' && !a.mappedBy)
+    report(`${ap}.mappedBy`, "ONE_TO_MANY needs 'mappedBy' (the inverse MANY_TO_ONE on the target)")
+  if (cardinality === 'MANY_TO_ONE' && a.mappedBy)
+    report(`${ap}.mappedBy`, "MANY_TO_ONE cannot have 'mappedBy'")
   if (a.linkTable !== undefined && (cardinality !== 'MANY_TO_MANY' || a.mappedBy)) {
     report(`${ap}.linkTable`, "'linkTable' applies to the owning side of MANY_TO_MANY only")
   }
-  if (a.mandatory && (cardinality === 'ONE_TO_MANY' || cardinality === 'MANY_TO_MANY' || a.mappedBy)) {
+  if (
+    a.mandatory &&
+    (cardinality === 'ONE_TO_MANY' || cardinality === 'MANY_TO_MANY' || a.mappedBy)
+  ) {
     report(`${ap}.mandatory`, 'only an owning to-one relation can be mandatory')
   }
   if (a.mappedBy) {
@@ -231,14 +320,19 @@ function validateRelation(e: EntityDefinition, a: AttributeDefinition, ap: strin
     if (!inverse || inverse.system) {
       report(`${ap}.mappedBy`, `'${a.target}' has no attribute '${a.mappedBy}'`)
     } else if (inverse.cardinality !== expected || !inverse.owning || inverse.target !== e.name) {
-      report(`${ap}.mappedBy`, `'${a.target}.${a.mappedBy}' must be an owning ${expected} relation to '${e.name}'`)
+      report(
+        `${ap}.mappedBy`,
+        `'${a.target}.${a.mappedBy}' must be an owning ${expected} relation to '${e.name}'`
+      )
     }
   }
 }
 
 function validateInstanceName(e: EntityDefinition, path: string, model: Model, report: Report) {
   const pattern = e.instanceName!
-  const paths = pattern.includes('{') ? [...pattern.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]) : [pattern]
+  const paths = pattern.includes('{')
+    ? [...pattern.matchAll(/\{([^}]*)\}/g)].map((m) => m[1])
+    : [pattern]
   if (paths.length === 0) report(path, 'the pattern names no attribute')
   for (const propertyPath of paths) {
     let entity = model.entity(e.name)!
@@ -259,7 +353,14 @@ function validateInstanceName(e: EntityDefinition, path: string, model: Model, r
   }
 }
 
-function validateExtends(entity: string, base: string, path: string, model: Model, report: Report, chain: string[]) {
+function validateExtends(
+  entity: string,
+  base: string,
+  path: string,
+  model: Model,
+  report: Report,
+  chain: string[]
+) {
   if ((BUILTIN_FETCH_PLANS as readonly string[]).includes(base)) return
   const plan = model.fetchPlans.get(entity)?.get(base)
   if (!plan) return report(path, `unknown fetch plan '${base}' of ${entity}`)
@@ -267,7 +368,14 @@ function validateExtends(entity: string, base: string, path: string, model: Mode
   if (plan.extends) validateExtends(entity, plan.extends, path, model, report, [...chain, base])
 }
 
-function validatePlanProperties(entityName: string, properties: FetchPlanProperty[], path: string, model: Model, report: Report, depth: number) {
+function validatePlanProperties(
+  entityName: string,
+  properties: FetchPlanProperty[],
+  path: string,
+  model: Model,
+  report: Report,
+  depth: number
+) {
   const entity = model.entity(entityName)
   // The relation's unknown target was already reported; nothing to check the properties against.
   if (!entity) return
@@ -276,16 +384,30 @@ function validatePlanProperties(entityName: string, properties: FetchPlanPropert
     const pp = `${path}[${k}]`
     const name = typeof property === 'string' ? property : property.name
     const a = entity.attributes.get(name)
-    if (!a) return report(typeof property === 'string' ? pp : `${pp}.name`, `unknown attribute '${name}' of ${entityName}`)
+    if (!a)
+      return report(
+        typeof property === 'string' ? pp : `${pp}.name`,
+        `unknown attribute '${name}' of ${entityName}`
+      )
     if (typeof property === 'string' || property.fetchPlan === undefined) return
     if (a.kind === 'datatype') return report(`${pp}.fetchPlan`, `'${name}' is not a relation`)
     const nested = property.fetchPlan
     if (typeof nested === 'string') {
-      const known = (BUILTIN_FETCH_PLANS as readonly string[]).includes(nested) || model.fetchPlans.get(a.target!)?.has(nested)
+      const known =
+        (BUILTIN_FETCH_PLANS as readonly string[]).includes(nested) ||
+        model.fetchPlans.get(a.target!)?.has(nested)
       if (!known) report(`${pp}.fetchPlan`, `unknown fetch plan '${nested}' of ${a.target}`)
     } else {
-      if (nested.extends !== undefined) validateExtends(a.target!, nested.extends, `${pp}.fetchPlan.extends`, model, report, [])
-      validatePlanProperties(a.target!, nested.properties, `${pp}.fetchPlan.properties`, model, report, depth + 1)
+      if (nested.extends !== undefined)
+        validateExtends(a.target!, nested.extends, `${pp}.fetchPlan.extends`, model, report, [])
+      validatePlanProperties(
+        a.target!,
+        nested.properties,
+        `${pp}.fetchPlan.properties`,
+        model,
+        report,
+        depth + 1
+      )
     }
   })
 }

@@ -31,7 +31,11 @@ async function count(client: QueryClientContract, risk: Risk): Promise<number> {
       break
     }
     case 'duplicates': {
-      const groups = client.from(risk.table).select(risk.columns).groupBy(risk.columns).havingRaw('count(*) > 1')
+      const groups = client
+        .from(risk.table)
+        .select(risk.columns)
+        .groupBy(risk.columns)
+        .havingRaw('count(*) > 1')
       for (const c of risk.columns) groups.whereNotNull(c)
       if (risk.whereNull) groups.whereNull(risk.whereNull)
       const rows = await groups.limit(1)
@@ -49,13 +53,25 @@ function refusal(risk: Risk, n: number): Refusal {
     case 'values':
       return { message: `${risk.what} would lose the values of ${n} row(s)`, overridable: true }
     case 'truncate':
-      return { message: `${risk.what} would cut ${n} value(s) longer than ${risk.length}`, overridable: true }
+      return {
+        message: `${risk.what} would cut ${n} value(s) longer than ${risk.length}`,
+        overridable: true,
+      }
     case 'nulls':
-      return { message: `${risk.what} is impossible: ${n} row(s) have no value`, overridable: false }
+      return {
+        message: `${risk.what} is impossible: ${n} row(s) have no value`,
+        overridable: false,
+      }
     case 'needsValue':
-      return { message: `${risk.what} is impossible: the table has ${n} row(s) without a value for it`, overridable: false }
+      return {
+        message: `${risk.what} is impossible: the table has ${n} row(s) without a value for it`,
+        overridable: false,
+      }
     case 'duplicates':
-      return { message: `${risk.what} is impossible: the column(s) hold duplicate values`, overridable: false }
+      return {
+        message: `${risk.what} is impossible: the column(s) hold duplicate values`,
+        overridable: false,
+      }
   }
 }
 

@@ -41,30 +41,49 @@ export async function listTables(client: QueryClientContract): Promise<Set<strin
   return new Set(rows.map((r: any) => r.name))
 }
 
-export async function inspectTable(client: QueryClientContract, table: string): Promise<InspectedTable | null> {
+export async function inspectTable(
+  client: QueryClientContract,
+  table: string
+): Promise<InspectedTable | null> {
   return dialectOf(client) === 'pg' ? inspectPg(client, table) : inspectSqlite(client, table)
 }
 
-async function inspectSqlite(client: QueryClientContract, table: string): Promise<InspectedTable | null> {
+async function inspectSqlite(
+  client: QueryClientContract,
+  table: string
+): Promise<InspectedTable | null> {
   const columns = await client.rawQuery(`select * from pragma_table_info(?)`, [table])
   if (columns.length === 0) return null
   const indexList = await client.rawQuery(`select * from pragma_index_list(?)`, [table])
   const indexes: InspectedIndex[] = []
   for (const index of indexList) {
     if (String(index.name).startsWith('sqlite_autoindex')) continue
-    const info = await client.rawQuery(`select * from pragma_index_info(?) order by seqno`, [index.name])
-    indexes.push({ name: index.name, columns: info.map((i: any) => i.name), unique: index.unique === 1 })
+    const info = await client.rawQuery(`select * from pragma_index_info(?) order by seqno`, [
+      index.name,
+    ])
+    indexes.push({
+      name: index.name,
+      columns: info.map((i: any) => i.name),
+      unique: index.unique === 1,
+    })
   }
   const fks = await client.rawQuery(`select * from pragma_foreign_key_list(?)`, [table])
   return {
     name: table,
-    columns: columns.map((c: any) => ({ name: c.name, type: String(c.type).toLowerCase(), nullable: c.notnull === 0 && c.pk === 0 })),
+    columns: columns.map((c: any) => ({
+      name: c.name,
+      type: String(c.type).toLowerCase(),
+      nullable: c.notnull === 0 && c.pk === 0,
+    })),
     indexes,
     foreignKeys: fks.map((f: any) => ({ column: f.from, table: f.table, refColumn: f.to })),
   }
 }
 
-async function inspectPg(client: QueryClientContract, table: string): Promise<InspectedTable | null> {
+async function inspectPg(
+  client: QueryClientContract,
+  table: string
+): Promise<InspectedTable | null> {
   const columns = await client.rawQuery(
     `select column_name, data_type, character_maximum_length, numeric_precision, numeric_scale, is_nullable
        from information_schema.columns where table_schema = current_schema() and table_name = ? order by ordinal_position`,
@@ -95,8 +114,16 @@ async function inspectPg(client: QueryClientContract, table: string): Promise<In
   }
   return {
     name: table,
-    columns: columns.rows.map((c: any) => ({ name: c.column_name, type: typeName(c), nullable: c.is_nullable === 'YES' })),
+    columns: columns.rows.map((c: any) => ({
+      name: c.column_name,
+      type: typeName(c),
+      nullable: c.is_nullable === 'YES',
+    })),
     indexes: indexes.rows.map((i: any) => ({ name: i.name, columns: i.columns, unique: i.unique })),
-    foreignKeys: fks.rows.map((f: any) => ({ column: f.column_name, table: f.ref_table, refColumn: f.ref_column })),
+    foreignKeys: fks.rows.map((f: any) => ({
+      column: f.column_name,
+      table: f.ref_table,
+      refColumn: f.ref_column,
+    })),
   }
 }

@@ -92,7 +92,11 @@ function entityTable(model: Model, entity: EntityMeta): TableSpec {
         column: 'id',
         constraint: constraintName('fk', table, [a.column]),
       }
-      indexes.push({ name: constraintName('ix', table, [a.column]), columns: [a.column], unique: false })
+      indexes.push({
+        name: constraintName('ix', table, [a.column]),
+        columns: [a.column],
+        unique: false,
+      })
     }
     if (a.unique && a.name !== 'id') {
       indexes.push({
@@ -172,5 +176,7 @@ export function physicalSchema(model: Model): PhysicalSchema {
 }
 
 export function sameColumnType(a: ColumnType, b: ColumnType): boolean {
-  return a.kind === b.kind && a.length === b.length && a.precision === b.precision && a.scale === b.scale
+  return (
+    a.kind === b.kind && a.length === b.length && a.precision === b.precision && a.scale === b.scale
+  )
 }

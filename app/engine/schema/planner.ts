@@ -19,9 +19,10 @@ export interface PlanResult {
 }
 
 function sameIndex(a: IndexSpec, b: IndexSpec): boolean {
-  return a.unique === b.unique && a.whereNull === b.whereNull && a.columns.join() === b.columns.join()
+  return (
+    a.unique === b.unique && a.whereNull === b.whereNull && a.columns.join() === b.columns.join()
+  )
 }
-
 
 /** Orders tables so that referenced tables come before the tables referencing them. */
 function byDependencies(tables: TableSpec[]): TableSpec[] {
@@ -33,7 +34,11 @@ function byDependencies(tables: TableSpec[]): TableSpec[] {
     stack.add(t.name)
     for (const c of t.columns) {
       const ref = c.references?.table
-      if (ref && names.has(ref) && ref !== t.name) visit(tables.find((x) => x.name === ref)!, stack)
+      if (ref && names.has(ref) && ref !== t.name)
+        visit(
+          tables.find((x) => x.name === ref)!,
+          stack
+        )
     }
     done.add(t.name)
     out.push(t)
@@ -61,7 +66,9 @@ export function planSchema(
     const old = current.get(oldName)
     if (!old) {
       if (inspected.tables.has(next.name)) {
-        conflicts.push(`table '${next.name}' (${next.owner}) already exists in the database but not in the model`)
+        conflicts.push(
+          `table '${next.name}' (${next.owner}) already exists in the database but not in the model`
+        )
       }
       creates.push(next)
       continue
@@ -86,17 +93,30 @@ export function planSchema(
     for (const index of next.indexes) {
       const had = oldIndexes.get(index.name)
       if (!had || !sameIndex(had, index) || renamedColumns > 0 || oldName !== next.name) {
-        createIndexes.push({ op: 'createIndex', table: next.name, index, risks: uniqueRisk(next, index, old, hints) })
+        createIndexes.push({
+          op: 'createIndex',
+          table: next.name,
+          index,
+          risks: uniqueRisk(next, index, old, hints),
+        })
       }
     }
   }
 
-  const drops: Operation[] = byDependencies([...current.values()].filter((t) => !matched.has(t.name)))
+  const drops: Operation[] = byDependencies(
+    [...current.values()].filter((t) => !matched.has(t.name))
+  )
     .reverse()
     .map((table) => ({
       op: 'dropTable' as const,
       table,
-      risks: [{ kind: 'rows' as const, table: table.name, what: `dropping ${table.owner} (table ${table.name})` }],
+      risks: [
+        {
+          kind: 'rows' as const,
+          table: table.name,
+          what: `dropping ${table.owner} (table ${table.name})`,
+        },
+      ],
     }))
 
   return {
@@ -153,16 +173,12 @@ function uniqueRisk(next: TableSpec, index: IndexSpec, old: TableSpec, hints: Re
   ]
 }
 
-function diffColumns(
-  old: TableSpec,
-  next: TableSpec,
-  hints: RenameHints,
-  out: Operation[]
-) {
+function diffColumns(old: TableSpec, next: TableSpec, hints: RenameHints, out: Operation[]) {
   const renamed = hints.columns.get(next.name)
   /** The table a column referenced, under its new name when that table is being renamed. */
   const renamedTables = new Map([...hints.tables].map(([to, from]) => [from, to]))
-  const refTarget = (c: ColumnSpec) => c.references && (renamedTables.get(c.references.table) ?? c.references.table)
+  const refTarget = (c: ColumnSpec) =>
+    c.references && (renamedTables.get(c.references.table) ?? c.references.table)
   const oldColumns = new Map(old.columns.map((c) => [c.name, c]))
   const used = new Set<string>()
   const columnRenames: { from: string; to: string }[] = []
@@ -197,7 +213,8 @@ function diffColumns(
     const refChanged = refTarget(before) !== column.references?.table
     const oldConstraint = before.references?.constraint
     const newConstraint = column.references?.constraint
-    const constraintRenamed = !refChanged && !!oldConstraint && !!newConstraint && oldConstraint !== newConstraint
+    const constraintRenamed =
+      !refChanged && !!oldConstraint && !!newConstraint && oldConstraint !== newConstraint
     if (constraintRenamed) constraintRenames.push({ from: oldConstraint, to: newConstraint })
     if (!typeChanged && before.nullable === column.nullable && !refChanged) continue
     const what = `changing ${next.name}.${column.name}`
@@ -217,13 +234,29 @@ function diffColumns(
     } else if (typeChanged) {
       const change = classifyTypeChange(before.type, column.type)
       if (change === 'truncate') {
-        risks.push({ kind: 'truncate', table: old.name, column: source, length: textLimit(column.type)!, what })
+        risks.push({
+          kind: 'truncate',
+          table: old.name,
+          column: source,
+          length: textLimit(column.type)!,
+          what,
+        })
       } else if (change === 'convert') {
-        risks.push({ kind: 'values', table: old.name, column: source, what: `${what} from ${before.type.kind} to ${column.type.kind}` })
+        risks.push({
+          kind: 'values',
+          table: old.name,
+          column: source,
+          what: `${what} from ${before.type.kind} to ${column.type.kind}`,
+        })
       }
     }
     if (before.nullable && !column.nullable) {
-      risks.push({ kind: 'nulls', table: old.name, column: source, what: `making ${next.name}.${column.name} mandatory` })
+      risks.push({
+        kind: 'nulls',
+        table: old.name,
+        column: source,
+        what: `making ${next.name}.${column.name} mandatory`,
+      })
     }
     // `from` as it will be when this operation runs: renamed column, table and constraint.
     const from: ColumnSpec = { ...before, name: column.name }
@@ -243,7 +276,14 @@ function diffColumns(
       op: 'dropColumn',
       table: next.name,
       column,
-      risks: [{ kind: 'values', table: old.name, column: column.name, what: `dropping column ${old.name}.${column.name}` }],
+      risks: [
+        {
+          kind: 'values',
+          table: old.name,
+          column: column.name,
+          what: `dropping column ${old.name}.${column.name}`,
+        },
+      ],
     })
   }
   // Drops first: a column (or its foreign-key constraint) may be renamed to the name of one that

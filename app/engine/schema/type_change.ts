@@ -73,7 +73,11 @@ function textWidth(type: ColumnType): number | undefined {
 export function classifyTypeChange(from: ColumnType, to: ColumnType): TypeChange {
   if (from.kind === to.kind) {
     if (from.kind === 'string') {
-      return (to.length ?? 255) >= (from.length ?? 255) ? (to.length === from.length ? 'same' : 'widen') : 'truncate'
+      return (to.length ?? 255) >= (from.length ?? 255)
+        ? to.length === from.length
+          ? 'same'
+          : 'widen'
+        : 'truncate'
     }
     if (from.kind === 'decimal') {
       if (from.precision === to.precision && from.scale === to.scale) return 'same'
@@ -90,7 +94,9 @@ export function classifyTypeChange(from: ColumnType, to: ColumnType): TypeChange
     if (width === undefined) return 'truncate'
     return width <= limit ? 'widen' : 'truncate'
   }
-  if (to.kind === 'decimal' && from.kind === 'long' && (to.precision ?? 19) - (to.scale ?? 2) < 19) return 'convert'
-  if (to.kind === 'decimal' && from.kind === 'int' && (to.precision ?? 19) - (to.scale ?? 2) < 10) return 'convert'
+  if (to.kind === 'decimal' && from.kind === 'long' && (to.precision ?? 19) - (to.scale ?? 2) < 19)
+    return 'convert'
+  if (to.kind === 'decimal' && from.kind === 'int' && (to.precision ?? 19) - (to.scale ?? 2) < 10)
+    return 'convert'
   return 'widen'
 }

@@ -14,6 +14,7 @@ export async function dropAllTables(client: QueryClientContract) {
   const tables = await client.rawQuery(
     `select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`
   )
-  for (const { name } of tables) await client.rawQuery(`DROP TABLE "${String(name).replace(/"/g, '""')}"`)
+  for (const { name } of tables)
+    await client.rawQuery(`DROP TABLE "${String(name).replace(/"/g, '""')}"`)
   await client.rawQuery('PRAGMA foreign_keys = ON')
 }

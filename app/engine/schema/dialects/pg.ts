@@ -70,8 +70,12 @@ function createTableSql(table: TableSpec): string {
 function compileOne(op: Operation, deferred: string[]): string[] {
   switch (op.op) {
     case 'createTable':
-      for (const c of op.table.columns) if (c.references) deferred.push(foreignKeySql(op.table.name, c))
-      return [createTableSql(op.table), ...op.table.indexes.map((i) => createIndexSql(op.table.name, i))]
+      for (const c of op.table.columns)
+        if (c.references) deferred.push(foreignKeySql(op.table.name, c))
+      return [
+        createTableSql(op.table),
+        ...op.table.indexes.map((i) => createIndexSql(op.table.name, i)),
+      ]
     case 'dropTable':
       return [`DROP TABLE ${quote(op.table.name)}`]
     case 'renameTable':
@@ -84,7 +88,9 @@ function compileOne(op: Operation, deferred: string[]): string[] {
     case 'renameColumn':
       return [`ALTER TABLE ${quote(op.table)} RENAME COLUMN ${quote(op.from)} TO ${quote(op.to)}`]
     case 'renameConstraint':
-      return [`ALTER TABLE ${quote(op.table)} RENAME CONSTRAINT ${quote(op.from)} TO ${quote(op.to)}`]
+      return [
+        `ALTER TABLE ${quote(op.table)} RENAME CONSTRAINT ${quote(op.from)} TO ${quote(op.to)}`,
+      ]
     case 'alterColumn':
       return alterColumnSql(op.table, op.from, op.to, deferred)
     case 'createIndex':
@@ -94,12 +100,20 @@ function compileOne(op: Operation, deferred: string[]): string[] {
   }
 }
 
-function alterColumnSql(table: string, from: ColumnSpec, to: ColumnSpec, deferred: string[]): string[] {
+function alterColumnSql(
+  table: string,
+  from: ColumnSpec,
+  to: ColumnSpec,
+  deferred: string[]
+): string[] {
   const t = quote(table)
   const c = quote(to.name)
   const sql: string[] = []
   const fromRef = from.references
-  if (fromRef && (fromRef.table !== to.references?.table || fromRef.constraint !== to.references?.constraint)) {
+  if (
+    fromRef &&
+    (fromRef.table !== to.references?.table || fromRef.constraint !== to.references?.constraint)
+  ) {
     sql.push(`ALTER TABLE ${t} DROP CONSTRAINT IF EXISTS ${quote(fromRef.constraint)}`)
   }
   if (to.references && fromRef?.table !== to.references.table) {
@@ -115,7 +129,10 @@ function alterColumnSql(table: string, from: ColumnSpec, to: ColumnSpec, deferre
   if (from.nullable !== to.nullable) {
     sql.push(`ALTER TABLE ${t} ALTER COLUMN ${c} ${to.nullable ? 'DROP' : 'SET'} NOT NULL`)
   }
-  if (to.references && (fromRef?.table !== to.references.table || fromRef?.constraint !== to.references.constraint)) {
+  if (
+    to.references &&
+    (fromRef?.table !== to.references.table || fromRef?.constraint !== to.references.constraint)
+  ) {
     deferred.push(foreignKeySql(table, to))
   }
   return sql
@@ -132,7 +149,12 @@ export const pgDialect: Dialect = {
       sql: compileOne(op, deferred),
     }))
     if (deferred.length) {
-      steps.push({ kind: 'addForeignKey', target: '*', description: 'add foreign keys', sql: deferred })
+      steps.push({
+        kind: 'addForeignKey',
+        target: '*',
+        description: 'add foreign keys',
+        sql: deferred,
+      })
     }
     return steps
   },

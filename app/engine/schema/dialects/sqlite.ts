@@ -79,7 +79,9 @@ function copyExpression(source: ColumnSpec, target: ColumnSpec): string {
   switch (classifyTypeChange(source.type, target.type)) {
     case 'same':
     case 'widen':
-      return target.type.kind === 'string' || target.type.kind === 'text' ? `CAST(${src} AS TEXT)` : src
+      return target.type.kind === 'string' || target.type.kind === 'text'
+        ? `CAST(${src} AS TEXT)`
+        : src
     case 'truncate':
       return `substr(${src}, 1, ${Number(textLimit(target.type))})`
     case 'convert':
@@ -121,7 +123,10 @@ function rebuildSql(table: TableSpec, context: CompileContext): string[] {
 function compileOne(op: Operation): string[] {
   switch (op.op) {
     case 'createTable':
-      return [createTableSql(op.table), ...op.table.indexes.map((i) => createIndexSql(op.table.name, i))]
+      return [
+        createTableSql(op.table),
+        ...op.table.indexes.map((i) => createIndexSql(op.table.name, i)),
+      ]
     case 'dropTable':
       return [`DROP TABLE ${quote(op.table.name)}`]
     case 'renameTable':
@@ -143,7 +148,13 @@ function compileOne(op: Operation): string[] {
   }
 }
 
-const COLUMN_OPS = new Set<Operation['op']>(['addColumn', 'dropColumn', 'renameColumn', 'alterColumn', 'createIndex'])
+const COLUMN_OPS = new Set<Operation['op']>([
+  'addColumn',
+  'dropColumn',
+  'renameColumn',
+  'alterColumn',
+  'createIndex',
+])
 
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
@@ -169,7 +180,8 @@ export const sqliteDialect: Dialect = {
         continue
       }
       const sql = compileOne(op)
-      if (sql.length) steps.push({ kind: op.op, target: table, description: describeOperation(op), sql })
+      if (sql.length)
+        steps.push({ kind: op.op, target: table, description: describeOperation(op), sql })
     }
     return steps
   },
