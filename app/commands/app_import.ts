@@ -33,7 +33,7 @@ export default class AppImport extends BaseCommand {
     })
     printResult(this, result)
     await engine.stop()
-    if (result.status === 'invalid' || result.status === 'refused') this.exitCode = 1
+    if (['invalid', 'refused', 'failed'].includes(result.status)) this.exitCode = 1
   }
 }
 
@@ -47,13 +47,15 @@ export function printResult(command: BaseCommand, result: ApplyResult) {
   }
   if (result.status === 'invalid')
     return logger.error(`${result.problems.length} problem(s); nothing was changed`)
-  if (result.status === 'refused') return logger.error('nothing was changed')
+  if (result.status === 'refused' || result.status === 'failed') {
+    return logger.error('nothing was changed')
+  }
   for (const change of result.changes) logger.info(`change: ${change}`)
   for (const step of result.steps) {
     logger.info(ui.colors.cyan(step.description))
     for (const sql of step.sql) logger.log(`  ${sql};`)
   }
-  const summary = `${result.changes.length} model change(s), ${result.steps.length} schema step(s)`
+  const summary = `${result.changes.length} change(s), ${result.steps.length} schema step(s)`
   if (result.status === 'dry-run') logger.info(`dry run: ${summary}; nothing was changed`)
   else if (result.status === 'unchanged')
     logger.info('no changes: the database already matches the document')

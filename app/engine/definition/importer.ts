@@ -7,6 +7,7 @@ import { extname } from 'node:path'
 import type { Database } from '@adonisjs/lucid/database'
 import { parseDocumentText, validateDocument } from './document.js'
 import { mergeDocument } from './merge.js'
+import { renameConflicts } from './rename_conflicts.js'
 import { loadModelDefinition } from '../metadata/store.js'
 import { normalizeModel } from '../metadata/normalize.js'
 import { validateModel, type Problem } from '../metadata/validate.js'
@@ -70,7 +71,11 @@ export async function importDocument(
   const current = await loadModelDefinition(db.connection())
   const merged = mergeDocument(current, document)
   // Unknown keys and unsupported sections (in `problems`) are reported with the semantic ones.
-  const semantic = [...problems, ...validateModel(normalizeModel(merged.model), merged.paths)]
+  const semantic = [
+    ...problems,
+    ...renameConflicts(current, document.entities),
+    ...validateModel(normalizeModel(merged.model), merged.paths),
+  ]
   for (const [key, value] of Object.entries(document.settings)) {
     const definition = findProperty(key)
     if (!definition)
@@ -101,7 +106,9 @@ export async function importDocument(
   if (settingChanges.length === 0 || !['dry-run', 'applied', 'unchanged'].includes(result.status))
     return result
   const changes = [...result.changes, ...settingChanges]
-  if (result.status === 'unchanged')
-    return settingsWritten ? { ...result, status: 'applied', changes } : result
+  if (result.status === 'unchanged') {
+    if (settingsWritten) return { ...result, status: 'applied', changes }
+    return options.dryRun ? { ...result, status: 'dry-run', changes } : result
+  }
   return { ...result, changes }
 }

@@ -34,7 +34,7 @@ export interface ApplyOptions {
 }
 
 export interface ApplyResult {
-  status: 'applied' | 'unchanged' | 'dry-run' | 'invalid' | 'refused'
+  status: 'applied' | 'unchanged' | 'dry-run' | 'invalid' | 'refused' | 'failed'
   changes: string[]
   steps: CompiledStep[]
   problems: Problem[]
@@ -110,7 +110,10 @@ export async function applyModel(
         result = { ...result, status: 'refused', refusals }
         throw ROLLBACK
       }
-      if (options.dryRun) throw ROLLBACK
+      if (options.dryRun) {
+        if (changes.length === 0 && steps.length === 0) result = { ...result, status: 'unchanged' }
+        throw ROLLBACK
+      }
       const extraChanged = options.alsoInTransaction ? await options.alsoInTransaction(trx) : false
       if (changes.length === 0 && steps.length === 0) {
         result = { ...result, status: 'unchanged' }
@@ -128,7 +131,20 @@ export async function applyModel(
       result = { ...result, status: 'applied', version: newVersion }
     })
   } catch (error) {
-    if (error !== ROLLBACK) throw error
+    if (error === ROLLBACK) return result
+    if (!isDatabaseError(error)) throw error
+    // The database refused a statement (e.g. a value that cannot be converted): the whole
+    // transaction rolled back; report it as a result, not a crash.
+    return {
+      ...result,
+      status: 'failed',
+      problems: [
+        {
+          path: '$',
+          message: `the database refused the change, nothing was applied: ${databaseMessage(error)}`,
+        },
+      ],
+    }
   }
   return result
 }
@@ -161,4 +177,18 @@ async function writeChangelog(
   }
   for (let i = 0; i < rows.length; i += 200)
     await trx.table('mg_schema_changelog').multiInsert(rows.slice(i, i + 200))
+}
+
+function isDatabaseError(error: unknown): boolean {
+  const e = error as { code?: unknown; severity?: unknown }
+  // node-postgres errors carry a SQLSTATE `code` and `severity`; better-sqlite3 codes start with SQLITE_.
+  return (
+    typeof e?.code === 'string' && (e.code.startsWith('SQLITE_') || typeof e.severity === 'string')
+  )
+}
+
+function databaseMessage(error: unknown): string {
+  // knex prefixes the failing SQL to the message: keep only the driver's own sentence.
+  const message = String((error as Error).message)
+  return message.includes(' - ') ? message.slice(message.lastIndexOf(' - ') + 3) : message
 }

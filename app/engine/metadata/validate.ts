@@ -3,19 +3,8 @@
  * and fetch plans, relation shapes, per-type keys. Structural checks (types of JSON values) are
  * done earlier by the document validator; this one reports every problem with its JSON path.
  */
-import type {
-  AttributeDefinition,
-  EntityDefinition,
-  FetchPlanProperty,
-  ModelDefinition,
-} from './types.js'
-import {
-  BUILTIN_FETCH_PLANS,
-  DATATYPES,
-  RESERVED_ATTRIBUTE_NAMES,
-  SYSTEM_ATTRIBUTES,
-  isRelationType,
-} from './types.js'
+import type { AttributeDefinition, EntityDefinition, ModelDefinition } from './types.js'
+import { DATATYPES, RESERVED_ATTRIBUTE_NAMES, SYSTEM_ATTRIBUTES, isRelationType } from './types.js'
 import {
   ATTRIBUTE_NAME,
   ENTITY_NAME,
@@ -26,6 +15,7 @@ import {
   isReservedTableName,
 } from './naming.js'
 import { Model } from './model.js'
+import { validateExtends, validateInstanceName, validatePlanProperties } from './validate_paths.js'
 
 export interface Problem {
   path: string
@@ -48,7 +38,6 @@ export const defaultPaths: DefinitionPaths = {
 }
 
 const NUMERIC = new Set(['int', 'long', 'double', 'decimal'])
-const TO_ONE = new Set(['MANY_TO_ONE', 'ONE_TO_ONE'])
 
 export function validateModel(
   def: ModelDefinition,
@@ -78,6 +67,7 @@ export function validateModel(
   })
 
   const entityNames = new Map<string, string>()
+  const explicitIndexes: { name: string; path: string }[] = []
   const tables = new Map<string, string>()
   const claimTable = (table: string, owner: string, path: string) => {
     if (!TABLE_NAME.test(table) || table.length > MAX_SQL_IDENTIFIER) {
@@ -147,6 +137,8 @@ export function validateModel(
         (!TABLE_NAME.test(index.name) || index.name.length > MAX_SQL_IDENTIFIER)
       ) {
         report(`${ip}.name`, `invalid index name '${index.name}'`)
+      } else if (index.name !== undefined) {
+        explicitIndexes.push({ name: index.name, path: `${ip}.name` })
       }
       index.attributes.forEach((name, k) => {
         const a = meta.attributes.get(name)
@@ -156,6 +148,16 @@ export function validateModel(
       })
     })
   })
+
+  // PostgreSQL keeps tables and indexes in one namespace; derived names use ix_/uq_/fk_.
+  const indexNames = new Set<string>()
+  for (const { name, path } of explicitIndexes) {
+    if (/^(ix|uq|fk)_/.test(name))
+      report(path, `index names starting with ix_, uq_ or fk_ are reserved`)
+    else if (tables.has(name)) report(path, `index name '${name}' is already a table name`)
+    else if (indexNames.has(name)) report(path, `duplicate index name '${name}'`)
+    indexNames.add(name)
+  }
 
   const planKeys = new Set<string>()
   def.fetchPlans.forEach((plan, i) => {
@@ -326,88 +328,4 @@ function validateRelation(
       )
     }
   }
-}
-
-function validateInstanceName(e: EntityDefinition, path: string, model: Model, report: Report) {
-  const pattern = e.instanceName!
-  const paths = pattern.includes('{')
-    ? [...pattern.matchAll(/\{([^}]*)\}/g)].map((m) => m[1])
-    : [pattern]
-  if (paths.length === 0) report(path, 'the pattern names no attribute')
-  for (const propertyPath of paths) {
-    let entity = model.entity(e.name)!
-    const segments = propertyPath.split('.')
-    for (const [k, segment] of segments.entries()) {
-      const a = entity.attributes.get(segment)
-      if (!a) {
-        report(path, `unknown property '${propertyPath}'`)
-        break
-      }
-      if (k === segments.length - 1) break
-      if (a.kind === 'datatype' || !TO_ONE.has(a.cardinality) || !model.entity(a.target!)) {
-        report(path, `'${propertyPath}' may only pass through to-one relations`)
-        break
-      }
-      entity = model.entity(a.target!)!
-    }
-  }
-}
-
-function validateExtends(
-  entity: string,
-  base: string,
-  path: string,
-  model: Model,
-  report: Report,
-  chain: string[]
-) {
-  if ((BUILTIN_FETCH_PLANS as readonly string[]).includes(base)) return
-  const plan = model.fetchPlans.get(entity)?.get(base)
-  if (!plan) return report(path, `unknown fetch plan '${base}' of ${entity}`)
-  if (chain.includes(base)) return report(path, `fetch plan '${base}' extends itself`)
-  if (plan.extends) validateExtends(entity, plan.extends, path, model, report, [...chain, base])
-}
-
-function validatePlanProperties(
-  entityName: string,
-  properties: FetchPlanProperty[],
-  path: string,
-  model: Model,
-  report: Report,
-  depth: number
-) {
-  const entity = model.entity(entityName)
-  // The relation's unknown target was already reported; nothing to check the properties against.
-  if (!entity) return
-  if (depth > 10) return report(path, 'fetch plans may nest at most 10 levels')
-  properties.forEach((property, k) => {
-    const pp = `${path}[${k}]`
-    const name = typeof property === 'string' ? property : property.name
-    const a = entity.attributes.get(name)
-    if (!a)
-      return report(
-        typeof property === 'string' ? pp : `${pp}.name`,
-        `unknown attribute '${name}' of ${entityName}`
-      )
-    if (typeof property === 'string' || property.fetchPlan === undefined) return
-    if (a.kind === 'datatype') return report(`${pp}.fetchPlan`, `'${name}' is not a relation`)
-    const nested = property.fetchPlan
-    if (typeof nested === 'string') {
-      const known =
-        (BUILTIN_FETCH_PLANS as readonly string[]).includes(nested) ||
-        model.fetchPlans.get(a.target!)?.has(nested)
-      if (!known) report(`${pp}.fetchPlan`, `unknown fetch plan '${nested}' of ${a.target}`)
-    } else {
-      if (nested.extends !== undefined)
-        validateExtends(a.target!, nested.extends, `${pp}.fetchPlan.extends`, model, report, [])
-      validatePlanProperties(
-        a.target!,
-        nested.properties,
-        `${pp}.fetchPlan.properties`,
-        model,
-        report,
-        depth + 1
-      )
-    }
-  })
 }

@@ -25,6 +25,11 @@ export async function withSchemaTransaction<T>(
   await client.rawQuery('PRAGMA foreign_keys = OFF')
   try {
     return await db.transaction(async (trx) => {
+      // The pool must hand the transaction the connection the pragma ran on (knex keeps one
+      // SQLite connection); with enforcement on, a table rebuild could cascade or fail.
+      const [{ foreign_keys: enforced }] = await trx.rawQuery('PRAGMA foreign_keys')
+      if (enforced)
+        throw new Error('SQLite foreign keys are still enforced inside the schema transaction')
       const value = await work(trx)
       const violations = await trx.rawQuery('PRAGMA foreign_key_check')
       if (violations.length) {
