@@ -10,6 +10,7 @@ import { PropertyResolver } from '../settings/property_resolver.js'
 import { importDocument, importFile, type ImportOptions } from './definition/importer.js'
 import { exportDocument } from './definition/exporter.js'
 import type { Model } from './metadata/model.js'
+import { readVersion } from './metadata/store.js'
 
 export interface EngineOptions {
   propertiesFile: string | null
@@ -19,6 +20,8 @@ export interface EngineOptions {
 export class Engine {
   readonly registry = new ModelRegistry()
   readonly properties = new PropertyResolver()
+  /** mg_versions 'security': bumped on revocations, deactivations and secret changes. */
+  securityVersion = 0
   #watcher: ChangeWatcher
   #started: Promise<void> | null = null
 
@@ -52,6 +55,7 @@ export class Engine {
   async #reload() {
     const modelChanged = await this.registry.refresh(this.db)
     await this.properties.refresh(this.db.connection())
+    this.securityVersion = await readVersion(this.db.connection(), 'security')
     if (modelChanged)
       this.logger.info(
         { version: this.model.version },

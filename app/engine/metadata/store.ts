@@ -15,6 +15,9 @@ import { normalizeModel } from './normalize.js'
 import { tableNameFor } from './naming.js'
 import { Model } from './model.js'
 
+/** Version counters in mg_versions: the model, stored settings, and security (users, clients, tokens). */
+export type VersionKey = 'model' | 'settings' | 'security'
+
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v))
 const parse = (v: string | null) => (v === null || v === undefined ? undefined : JSON.parse(v))
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v)
@@ -23,7 +26,7 @@ const num = (v: unknown) => (v === null || v === undefined ? undefined : Number(
 
 export async function readVersion(
   client: QueryClientContract,
-  key: 'model' | 'settings'
+  key: VersionKey
 ): Promise<number> {
   const row = await client.from('mg_versions').where('key', key).select('version').first()
   return row ? Number(row.version) : 0
@@ -31,7 +34,7 @@ export async function readVersion(
 
 export async function bumpVersion(
   trx: TransactionClientContract,
-  key: 'model' | 'settings'
+  key: VersionKey
 ): Promise<number> {
   // The UPDATE takes the row lock: concurrent model changes serialize here.
   await trx.rawQuery('update mg_versions set version = version + 1, updated_at = ? where key = ?', [

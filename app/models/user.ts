@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto'
+import { DateTime } from 'luxon'
+import hash from '@adonisjs/core/services/hash'
+import { compose } from '@adonisjs/core/helpers'
+import { BaseModel, beforeCreate, column } from '@adonisjs/lucid/orm'
+import { withAuthFinder } from '@adonisjs/auth/mixins/lucid'
+
+const AuthFinder = withAuthFinder(() => hash.use('scrypt'), {
+  uids: ['username'],
+  passwordColumnName: 'password',
+})
+
+/** An application user. The password column holds a scrypt hash (withAuthFinder hashes it). */
+export default class User extends compose(BaseModel, AuthFinder) {
+  static table = 'users'
+
+  @column({ isPrimary: true })
+  declare id: string
+
+  @column()
+  declare username: string
+
+  @column({ serializeAs: null })
+  declare password: string | null
+
+  @column()
+  declare firstName: string | null
+
+  @column()
+  declare lastName: string | null
+
+  @column()
+  declare email: string | null
+
+  @column()
+  declare locale: string | null
+
+  @column()
+  declare timeZone: string | null
+
+  @column({ consume: (v) => v === true || v === 1 })
+  declare active: boolean
+
+  /** Tokens issued before this instant are dead. Written by the token store (as a Date). */
+  @column({ serializeAs: null })
+  declare tokensValidAfter: Date | number | string | null
+
+  @column.dateTime({ autoCreate: true })
+  declare createdAt: DateTime
+
+  @column.dateTime({ autoCreate: true, autoUpdate: true })
+  declare updatedAt: DateTime
+
+  @beforeCreate()
+  static assignId(user: User) {
+    user.id ??= randomUUID()
+  }
+}
