@@ -1,0 +1,109 @@
+/**
+ * The authorization server's protocol entry points, on @node-oauth/oauth2-server: the token
+ * endpoint (client_credentials, authorization_code + PKCE S256, refresh_token with rotation,
+ * password as an opt-in) and the authorization endpoint. Errors are RFC 6749 section 5.2 JSON.
+ */
+import OAuth2Server, { OAuthError, Request, Response } from '@node-oauth/oauth2-server'
+import type { HttpContext } from '@adonisjs/core/http'
+import type { AuthenticationMethod } from '#models/oauth_client'
+import { createModel, type GrantUser } from './model.js'
+
+export function issuerOf(ctx: HttpContext): string {
+  return `${ctx.request.protocol()}://${ctx.request.host()}`
+}
+
+function libraryRequest(ctx: HttpContext) {
+  return new Request({
+    method: ctx.request.method(),
+    headers: ctx.request.headers() as Record<string, string>,
+    query: ctx.request.qs(),
+    body: ctx.request.method() === 'POST' ? ctx.request.body() : {},
+  })
+}
+
+function send(ctx: HttpContext, response: Response, body: unknown) {
+  for (const [name, value] of Object.entries(response.headers ?? {})) {
+    if (name.toLowerCase() !== 'content-type') ctx.response.header(name, value as string)
+  }
+  ctx.response.header('Cache-Control', 'no-store')
+  ctx.response.header('Pragma', 'no-cache')
+  ctx.response.status(response.status ?? 200).json(body)
+}
+
+/** RFC 6749 5.2: `{error, error_description}`; 401 + WWW-Authenticate for client failures. */
+export function sendOAuthError(ctx: HttpContext, status: number, error: string, description?: string) {
+  if (status === 401) ctx.response.header('WWW-Authenticate', 'Basic realm="modelgate"')
+  ctx.response.header('Cache-Control', 'no-store')
+  ctx.response.status(status).json(description ? { error, error_description: description } : { error })
+}
+
+/** Which client authentication the request uses; `invalid` when it mixes several. */
+export function clientAuthMethod(ctx: HttpContext): AuthenticationMethod | null | 'invalid' {
+  const basic = /^basic\s/i.test(ctx.request.header('authorization') ?? '')
+  const post = ctx.request.input('client_secret') !== undefined && ctx.request.input('client_secret') !== null
+  if (basic && post) return 'invalid'
+  if (basic) return 'client_secret_basic'
+  if (post) return 'client_secret_post'
+  return ctx.request.input('client_id') ? 'none' : null
+}
+
+export async function handleTokenRequest(ctx: HttpContext) {
+  const method = clientAuthMethod(ctx)
+  if (method === 'invalid') {
+    return sendOAuthError(ctx, 400, 'invalid_request', 'Use exactly one client authentication method')
+  }
+  if (method === null) {
+    // Deliberate improvement over the upstream redirect: RFC 6749 says 401 invalid_client.
+    return sendOAuthError(ctx, 401, 'invalid_client', 'Client authentication is required')
+  }
+  const server = new OAuth2Server({
+    model: createModel({ authMethod: method, issuer: issuerOf(ctx) }) as any,
+    // Public clients (authentication method `none`) may refresh and redeem codes without a
+    // secret; getClient() still refuses confidential clients that do not authenticate.
+    requireClientAuthentication: { authorization_code: false, refresh_token: false },
+    alwaysIssueNewRefreshToken: true,
+  })
+  const response = new Response()
+  try {
+    const token = await server.token(libraryRequest(ctx), response)
+    const body: Record<string, unknown> = {
+      access_token: token.accessToken,
+      token_type: 'Bearer',
+      expires_in: Math.max(0, Math.floor(((token.accessTokenExpiresAt?.getTime() ?? 0) - Date.now()) / 1000)),
+    }
+    if (token.refreshToken) body.refresh_token = token.refreshToken
+    if (token.scope) body.scope = Array.isArray(token.scope) ? token.scope.join(' ') : token.scope
+    send(ctx, response, body)
+  } catch (error) {
+    if (!(error instanceof OAuthError)) throw error
+    const status = error.code === 401 || error.name === 'invalid_client' ? 401 : error.code >= 500 ? 500 : 400
+    sendOAuthError(ctx, status, error.name, status === 500 ? 'Server error' : error.message)
+  }
+}
+
+/**
+ * Runs the authorization endpoint for a signed-in user. Returns the redirect target, or an error
+ * to show on a page (client or redirect URI invalid: never redirect anywhere then).
+ */
+export async function handleAuthorizeRequest(
+  ctx: HttpContext,
+  user: GrantUser
+): Promise<{ redirect: string } | { error: string; description: string }> {
+  const server = new OAuth2Server({
+    model: createModel({ authMethod: null, issuer: issuerOf(ctx) }) as any,
+    allowEmptyState: true,
+    authorizationCodeLifetime: 300,
+  })
+  const response = new Response()
+  try {
+    await server.authorize(libraryRequest(ctx), response, {
+      authenticateHandler: { handle: () => user },
+    })
+  } catch (error) {
+    if (!(error instanceof OAuthError)) throw error
+    const location = response.get('location')
+    if (response.status === 302 && location) return { redirect: location }
+    return { error: error.name, description: error.message }
+  }
+  return { redirect: response.get('location') as string }
+}
