@@ -12,8 +12,18 @@ server.use([
   () => import('#middleware/container_bindings_middleware'),
   () => import('@adonisjs/static/static_middleware'),
   () => import('@adonisjs/cors/cors_middleware'),
+  // After CORS (preflights end there; 401s carry the CORS headers), before every route.
+  () => import('#middleware/resource_server_middleware'),
 ])
 
-router.use([() => import('@adonisjs/core/bodyparser_middleware')])
+router.use([
+  () => import('@adonisjs/core/bodyparser_middleware'),
+  () => import('#middleware/form_token_guard_middleware'),
+])
 
-export const middleware = router.named({})
+export const middleware = router.named({
+  /** Browser-facing authorization-server pages: session, CSRF protection, session auth. */
+  session: () => import('@adonisjs/session/session_middleware'),
+  shield: () => import('@adonisjs/shield/shield_middleware'),
+  initializeAuth: () => import('@adonisjs/auth/initialize_auth_middleware'),
+})

@@ -13,3 +13,6 @@ router.get('/health', [HealthController, 'show'])
 router.get('/', ({ response }) => response.redirect('/console/'))
 // The console is a single-page app: deep links get its index.html.
 router.get('/console/*', ({ response }) => response.download(app.publicPath('console/index.html')))
+
+import '#start/routes/oauth'
+import '#start/routes/rest'

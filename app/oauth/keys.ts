@@ -20,8 +20,13 @@ async function loadOrCreate(): Promise<SigningKey> {
   const row = await db.from('oauth_keys').orderBy('created_at', 'desc').first()
   if (row) {
     const privateJwk = encryption.decrypt<JWK>(row.private_jwk_encrypted)
-    if (!privateJwk) throw new Error('oauth_keys: cannot decrypt the signing key (was APP_KEY changed?)')
-    return { kid: row.kid, privateKey: await importJWK(privateJwk, 'RS256'), publicJwk: JSON.parse(row.public_jwk) }
+    if (!privateJwk)
+      throw new Error('oauth_keys: cannot decrypt the signing key (was APP_KEY changed?)')
+    return {
+      kid: row.kid,
+      privateKey: await importJWK(privateJwk, 'RS256'),
+      publicJwk: JSON.parse(row.public_jwk),
+    }
   }
   const { publicKey, privateKey } = await generateKeyPair('RS256', { extractable: true })
   const kid = randomUUID()
@@ -57,7 +62,10 @@ export async function signAccessToken(claims: {
   ttlSeconds: number
 }): Promise<string> {
   const key = await signingKey()
-  const jwt = new SignJWT({ client_id: claims.clientId, ...(claims.scope ? { scope: claims.scope } : {}) })
+  const jwt = new SignJWT({
+    client_id: claims.clientId,
+    ...(claims.scope ? { scope: claims.scope } : {}),
+  })
     .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'at+jwt' })
     .setIssuer(claims.issuer)
     .setSubject(claims.subject)

@@ -38,6 +38,8 @@ export interface ModelContext {
   /** How the client presented its credentials on this request (null: not at all). */
   authMethod: AuthenticationMethod | null
   issuer: string
+  /** The authorization endpoint identifies clients by id only; the token endpoint authenticates. */
+  endpoint: 'token' | 'authorize'
 }
 
 const CODE_TTL_SECONDS = 300
@@ -61,9 +63,11 @@ export function createModel(context: ModelContext) {
     async getClient(clientId: string, clientSecret: string | null) {
       const client = await OAuthClient.findBy('clientId', clientId)
       if (!client || !client.active) return null
+      if (context.endpoint === 'authorize') return toLibraryClient(client)
       if (clientSecret) {
         if (!client.secretHash || !digestMatches(clientSecret, client.secretHash)) return null
-        if (!context.authMethod || !client.authenticationMethods.includes(context.authMethod)) return null
+        if (!context.authMethod || !client.authenticationMethods.includes(context.authMethod))
+          return null
       } else if (!client.authenticationMethods.includes('none')) {
         // A confidential client must authenticate, PKCE or not.
         return null

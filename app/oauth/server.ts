@@ -12,10 +12,34 @@ export function issuerOf(ctx: HttpContext): string {
   return `${ctx.request.protocol()}://${ctx.request.host()}`
 }
 
+/** `Authorization: Basic` credentials, form-urldecoded as RFC 6749 2.3.1 requires. */
+export function basicCredentials(header: string): { id: string; secret: string } | null {
+  const match = /^basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header)
+  if (!match) return null
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8')
+  const colon = decoded.indexOf(':')
+  if (colon < 0) return null
+  // RFC 6749 2.3.1: both parts are form-urlencoded before Base64.
+  try {
+    return {
+      id: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')),
+      secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')),
+    }
+  } catch {
+    return null
+  }
+}
+
 function libraryRequest(ctx: HttpContext) {
+  const headers = { ...ctx.request.headers() } as Record<string, string>
+  const basic = basicCredentials(headers.authorization ?? '')
+  if (basic) {
+    // The library's Basic parser does not form-urldecode (strict clients encode `-`, `_`, ...).
+    headers.authorization = `Basic ${Buffer.from(`${basic.id}:${basic.secret}`).toString('base64')}`
+  }
   return new Request({
     method: ctx.request.method(),
-    headers: ctx.request.headers() as Record<string, string>,
+    headers,
     query: ctx.request.qs(),
     body: ctx.request.method() === 'POST' ? ctx.request.body() : {},
   })
@@ -31,16 +55,24 @@ function send(ctx: HttpContext, response: Response, body: unknown) {
 }
 
 /** RFC 6749 5.2: `{error, error_description}`; 401 + WWW-Authenticate for client failures. */
-export function sendOAuthError(ctx: HttpContext, status: number, error: string, description?: string) {
+export function sendOAuthError(
+  ctx: HttpContext,
+  status: number,
+  error: string,
+  description?: string
+) {
   if (status === 401) ctx.response.header('WWW-Authenticate', 'Basic realm="modelgate"')
   ctx.response.header('Cache-Control', 'no-store')
-  ctx.response.status(status).json(description ? { error, error_description: description } : { error })
+  ctx.response
+    .status(status)
+    .json(description ? { error, error_description: description } : { error })
 }
 
 /** Which client authentication the request uses; `invalid` when it mixes several. */
 export function clientAuthMethod(ctx: HttpContext): AuthenticationMethod | null | 'invalid' {
   const basic = /^basic\s/i.test(ctx.request.header('authorization') ?? '')
-  const post = ctx.request.input('client_secret') !== undefined && ctx.request.input('client_secret') !== null
+  const post =
+    ctx.request.input('client_secret') !== undefined && ctx.request.input('client_secret') !== null
   if (basic && post) return 'invalid'
   if (basic) return 'client_secret_basic'
   if (post) return 'client_secret_post'
@@ -50,14 +82,19 @@ export function clientAuthMethod(ctx: HttpContext): AuthenticationMethod | null 
 export async function handleTokenRequest(ctx: HttpContext) {
   const method = clientAuthMethod(ctx)
   if (method === 'invalid') {
-    return sendOAuthError(ctx, 400, 'invalid_request', 'Use exactly one client authentication method')
+    return sendOAuthError(
+      ctx,
+      400,
+      'invalid_request',
+      'Use exactly one client authentication method'
+    )
   }
   if (method === null) {
     // Deliberate improvement over the upstream redirect: RFC 6749 says 401 invalid_client.
     return sendOAuthError(ctx, 401, 'invalid_client', 'Client authentication is required')
   }
   const server = new OAuth2Server({
-    model: createModel({ authMethod: method, issuer: issuerOf(ctx) }) as any,
+    model: createModel({ authMethod: method, issuer: issuerOf(ctx), endpoint: 'token' }) as any,
     // Public clients (authentication method `none`) may refresh and redeem codes without a
     // secret; getClient() still refuses confidential clients that do not authenticate.
     requireClientAuthentication: { authorization_code: false, refresh_token: false },
@@ -69,14 +106,18 @@ export async function handleTokenRequest(ctx: HttpContext) {
     const body: Record<string, unknown> = {
       access_token: token.accessToken,
       token_type: 'Bearer',
-      expires_in: Math.max(0, Math.floor(((token.accessTokenExpiresAt?.getTime() ?? 0) - Date.now()) / 1000)),
+      expires_in: Math.max(
+        0,
+        Math.floor(((token.accessTokenExpiresAt?.getTime() ?? 0) - Date.now()) / 1000)
+      ),
     }
     if (token.refreshToken) body.refresh_token = token.refreshToken
     if (token.scope) body.scope = Array.isArray(token.scope) ? token.scope.join(' ') : token.scope
     send(ctx, response, body)
   } catch (error) {
     if (!(error instanceof OAuthError)) throw error
-    const status = error.code === 401 || error.name === 'invalid_client' ? 401 : error.code >= 500 ? 500 : 400
+    const status =
+      error.code === 401 || error.name === 'invalid_client' ? 401 : error.code >= 500 ? 500 : 400
     sendOAuthError(ctx, status, error.name, status === 500 ? 'Server error' : error.message)
   }
 }
@@ -90,7 +131,7 @@ export async function handleAuthorizeRequest(
   user: GrantUser
 ): Promise<{ redirect: string } | { error: string; description: string }> {
   const server = new OAuth2Server({
-    model: createModel({ authMethod: null, issuer: issuerOf(ctx) }) as any,
+    model: createModel({ authMethod: null, issuer: issuerOf(ctx), endpoint: 'authorize' }) as any,
     allowEmptyState: true,
     authorizationCodeLifetime: 300,
   })

@@ -1,0 +1,85 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import OAuthClient from '#models/oauth_client'
+import { handleAuthorizeRequest } from '#oauth/server'
+
+/** An error the user sees as a page: the client or redirect URI cannot be trusted with it. */
+function errorPage(ctx: HttpContext, error: string, description: string) {
+  ctx.response.header('Cache-Control', 'no-store')
+  return ctx.response
+    .status(400)
+    .type('text/html')
+    .send(
+      `<!doctype html><html><head><meta charset="utf-8"><title>Authorization error</title></head>` +
+        `<body><h1>Authorization error</h1><p data-testid="oauth-error">${error}</p>` +
+        `<p>${description.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`)}</p></body></html>`
+    )
+}
+
+function redirectWithError(ctx: HttpContext, uri: string, error: string, description: string) {
+  const target = new URL(uri)
+  target.searchParams.set('error', error)
+  target.searchParams.set('error_description', description)
+  const state = ctx.request.input('state')
+  if (state) target.searchParams.set('state', String(state))
+  return ctx.response.redirect(target.toString())
+}
+
+export default class AuthorizeController {
+  /**
+   * GET /oauth2/authorize: validates the client and the exact redirect URI first (errors before
+   * that are pages, never redirects), enforces PKCE S256 for clients that require it, sends
+   * unauthenticated users to the login form, then redirects back with `code` and `state`.
+   */
+  async show(ctx: HttpContext) {
+    const { request, response, auth, session } = ctx
+    const clientId = request.input('client_id')
+    const client = clientId ? await OAuthClient.findBy('clientId', String(clientId)) : null
+    if (!client || !client.active)
+      return errorPage(ctx, 'invalid_client', 'Unknown or inactive client')
+    const requested = request.input('redirect_uri')
+    const redirectUri =
+      requested ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : null)
+    if (!redirectUri || !client.redirectUris.includes(String(redirectUri))) {
+      return errorPage(
+        ctx,
+        'invalid_request',
+        'The redirect_uri is missing or not registered for this client'
+      )
+    }
+    if (!client.grantTypes.includes('authorization_code')) {
+      return redirectWithError(
+        ctx,
+        redirectUri,
+        'unauthorized_client',
+        'The client may not use the authorization code grant'
+      )
+    }
+    const method = request.input('code_challenge_method')
+    if (method !== undefined && method !== 'S256') {
+      return redirectWithError(
+        ctx,
+        redirectUri,
+        'invalid_request',
+        'code_challenge_method must be S256'
+      )
+    }
+    if ((client.requireProofKey || client.isPublic) && !request.input('code_challenge')) {
+      return redirectWithError(
+        ctx,
+        redirectUri,
+        'invalid_request',
+        'PKCE is required: send code_challenge (S256)'
+      )
+    }
+
+    await auth.use('web').check()
+    const user = auth.use('web').user
+    if (!user || !user.active) {
+      session.put('authorizeUrl', request.url(true))
+      return response.redirect('/as-login')
+    }
+    const result = await handleAuthorizeRequest(ctx, { id: user.id, grantId: '' })
+    if ('redirect' in result) return response.redirect(result.redirect)
+    return errorPage(ctx, result.error, result.description)
+  }
+}

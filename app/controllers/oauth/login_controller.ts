@@ -1,0 +1,49 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import limiter from '@adonisjs/limiter/services/main'
+import User from '#models/user'
+import { renderLoginPage } from '#oauth/login_page'
+
+/** Failed sign-ins per client address and username before a pause. */
+const ATTEMPTS = 5
+
+export default class LoginController {
+  /** GET /as-login */
+  async show(ctx: HttpContext) {
+    const error = ctx.request.input('error') !== undefined ? 'badCredentials' : undefined
+    ctx.response.header('Cache-Control', 'no-store')
+    return ctx.response.type('text/html').send(await renderLoginPage(ctx, { error }))
+  }
+
+  /**
+   * POST /as-login: CSRF-checked (shield), rate limited, one generic message for every failure,
+   * a new session id after sign-in, then back to the saved authorization request.
+   */
+  async store(ctx: HttpContext) {
+    const { request, response, auth, session } = ctx
+    const username = String(request.input('username') ?? '').slice(0, 100)
+    const password = String(request.input('password') ?? '')
+    const attempts = limiter.use({ requests: ATTEMPTS, duration: '1 min', blockDuration: '5 mins' })
+    const key = `as_login_${request.ip()}_${username.toLowerCase()}`
+    let result: Awaited<ReturnType<typeof attempts.penalize<User>>>
+    try {
+      // A failed check (unknown user, wrong password, inactive) throws and costs one attempt.
+      result = await attempts.penalize(key, async () => {
+        const found = await User.verifyCredentials(username, password)
+        if (!found.active) throw new Error('inactive user')
+        return found
+      })
+    } catch {
+      return response.redirect('/as-login?error')
+    }
+    const [error, user] = result
+    if (error) {
+      response.status(429).header('Retry-After', String(error.response.availableIn))
+      return response
+        .type('text/html')
+        .send(await renderLoginPage(ctx, { error: 'tooMany', username }))
+    }
+    if (!user) return response.redirect('/as-login?error')
+    await auth.use('web').login(user)
+    return response.redirect(session.pull('authorizeUrl', '/'))
+  }
+}

@@ -1,0 +1,62 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import OAuthClient from '#models/oauth_client'
+import User from '#models/user'
+import { authenticateClient } from '#oauth/client_auth'
+import { issuerOf, sendOAuthError } from '#oauth/server'
+import { findToken, isLive, revokeGrant, toMillis, type TokenRow } from '#oauth/token_store'
+
+async function findAny(token: string, hint: unknown): Promise<TokenRow | null> {
+  const order =
+    hint === 'refresh_token' ? (['refresh', 'access'] as const) : (['access', 'refresh'] as const)
+  for (const kind of order) {
+    const row = await findToken(kind, token)
+    if (row) return row
+  }
+  return null
+}
+
+export default class TokenAdminController {
+  /** POST /oauth2/revoke (RFC 7009; alias /oauth/revoke): 200 also for unknown tokens. */
+  async revoke(ctx: HttpContext) {
+    const client = await authenticateClient(ctx)
+    if (!client) return sendOAuthError(ctx, 401, 'invalid_client', 'Client authentication failed')
+    const token = ctx.request.input('token')
+    if (!token) return sendOAuthError(ctx, 400, 'invalid_request', 'Missing parameter: token')
+    const row = await findAny(String(token), ctx.request.input('token_type_hint'))
+    if (row && row.client_pk !== client.id) {
+      return sendOAuthError(ctx, 400, 'invalid_client', 'The token was not issued to this client')
+    }
+    // Revoking either token ends the whole authorization (its access and refresh tokens).
+    if (row) await revokeGrant(row.grant_id)
+    ctx.response.header('Cache-Control', 'no-store')
+    return ctx.response.status(200).send('')
+  }
+
+  /** POST /oauth2/introspect (RFC 7662): a client may introspect the tokens issued to it. */
+  async introspect(ctx: HttpContext) {
+    const client = await authenticateClient(ctx)
+    if (!client) return sendOAuthError(ctx, 401, 'invalid_client', 'Client authentication failed')
+    const token = ctx.request.input('token')
+    if (!token) return sendOAuthError(ctx, 400, 'invalid_request', 'Missing parameter: token')
+    ctx.response.header('Cache-Control', 'no-store')
+    const row = await findAny(String(token), ctx.request.input('token_type_hint'))
+    if (!row || row.client_pk !== client.id || !isLive(row)) return { active: false }
+    const owner = await OAuthClient.find(row.client_pk)
+    const user = row.user_id ? await User.find(row.user_id) : null
+    if (!owner?.active || (row.user_id && !user?.active)) return { active: false }
+    const iat = Math.floor((toMillis(row.created_at) ?? 0) / 1000)
+    return {
+      active: true,
+      client_id: owner.clientId,
+      ...(user ? { username: user.username } : {}),
+      ...(row.scope ? { scope: row.scope } : {}),
+      token_type: row.kind === 'access' ? 'Bearer' : 'refresh_token',
+      iat,
+      nbf: iat,
+      exp: Math.floor((toMillis(row.expires_at) ?? 0) / 1000),
+      sub: user ? user.username : owner.clientId,
+      aud: [owner.clientId],
+      iss: issuerOf(ctx),
+    }
+  }
+}

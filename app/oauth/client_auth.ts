@@ -1,0 +1,26 @@
+/**
+ * Client authentication for the revocation and introspection endpoints (the token endpoint's
+ * goes through the library model): HTTP Basic or form fields, exactly one, checked by digest
+ * and against the methods the client registered.
+ */
+import type { HttpContext } from '@adonisjs/core/http'
+import OAuthClient from '#models/oauth_client'
+import { digestMatches } from './secrets.js'
+import { basicCredentials, clientAuthMethod } from './server.js'
+
+export async function authenticateClient(ctx: HttpContext): Promise<OAuthClient | null> {
+  const method = clientAuthMethod(ctx)
+  if (method !== 'client_secret_basic' && method !== 'client_secret_post') return null
+  const credentials =
+    method === 'client_secret_basic'
+      ? basicCredentials(ctx.request.header('authorization') ?? '')
+      : {
+          id: String(ctx.request.input('client_id') ?? ''),
+          secret: String(ctx.request.input('client_secret')),
+        }
+  if (!credentials?.id) return null
+  const client = await OAuthClient.findBy('clientId', credentials.id)
+  if (!client || !client.active || !client.secretHash) return null
+  if (!digestMatches(credentials.secret, client.secretHash)) return null
+  return client.authenticationMethods.includes(method) ? client : null
+}

@@ -1,0 +1,33 @@
+/*
+|--------------------------------------------------------------------------
+| Authorization server routes (relative to the server root)
+|--------------------------------------------------------------------------
+*/
+import router from '@adonisjs/core/services/router'
+import { middleware } from '#start/kernel'
+
+const TokenController = () => import('#controllers/oauth/token_controller')
+const TokenAdminController = () => import('#controllers/oauth/token_admin_controller')
+const DiscoveryController = () => import('#controllers/oauth/discovery_controller')
+const AuthorizeController = () => import('#controllers/oauth/authorize_controller')
+const LoginController = () => import('#controllers/oauth/login_controller')
+const LogoutController = () => import('#controllers/oauth/logout_controller')
+
+// Machine endpoints: client authentication, no session, no cookies.
+for (const prefix of ['/oauth2', '/oauth']) {
+  router.post(`${prefix}/token`, [TokenController, 'store'])
+  router.post(`${prefix}/revoke`, [TokenAdminController, 'revoke'])
+}
+router.post('/oauth2/introspect', [TokenAdminController, 'introspect'])
+router.get('/oauth2/jwks', [DiscoveryController, 'jwks'])
+router.get('/.well-known/oauth-authorization-server', [DiscoveryController, 'metadata'])
+
+// Browser endpoints: login session, CSRF protection on the form.
+router
+  .group(() => {
+    router.get('/oauth2/authorize', [AuthorizeController, 'show'])
+    router.get('/as-login', [LoginController, 'show'])
+    router.post('/as-login', [LoginController, 'store'])
+    router.route('/logout', ['GET', 'POST'], [LogoutController, 'handle'])
+  })
+  .use([middleware.session(), middleware.shield(), middleware.initializeAuth()])
