@@ -18,11 +18,37 @@ import {
   toMillis,
 } from './token_store.js'
 import { signAccessToken } from './keys.js'
+import { redirectUriAllowed } from './redirect_uris.js'
+
+/**
+ * Deactivating or deleting a user or client, or changing its secret, kills what was issued
+ * before: codes and refresh tokens as much as access tokens.
+ */
+async function holdersStillValid(clientPk: string, userId: string | null, issuedAt: number) {
+  const client = await db
+    .from('oauth_clients')
+    .where('id', clientPk)
+    .select('active', 'tokens_valid_after')
+    .first()
+  if (!client || !truthy(client.active) || issuedAt < (toMillis(client.tokens_valid_after) ?? 0))
+    return false
+  if (!userId) return true
+  const user = await db
+    .from('users')
+    .where('id', userId)
+    .select('active', 'tokens_valid_after')
+    .first()
+  return !!user && truthy(user.active) && issuedAt >= (toMillis(user.tokens_valid_after) ?? 0)
+}
+
+const truthy = (v: unknown) => v === true || v === 1 || v === '1' || v === 't'
 
 /** What travels through the library as the token's "user". */
 export interface GrantUser {
   id: string | null
   grantId: string
+  /** Set when the tokens are redeemed from an authorization code (replay detection). */
+  codeId?: string
 }
 
 export interface LibraryClient {
@@ -41,8 +67,6 @@ export interface ModelContext {
   /** The authorization endpoint identifies clients by id only; the token endpoint authenticates. */
   endpoint: 'token' | 'authorize'
 }
-
-const CODE_TTL_SECONDS = 300
 
 function toLibraryClient(client: OAuthClient): LibraryClient {
   return {
@@ -105,8 +129,7 @@ export function createModel(context: ModelContext) {
     },
 
     async validateRedirectUri(redirectUri: string, client: LibraryClient) {
-      // Exact string match against the registered URIs (no prefix, no normalisation).
-      return client.redirectUris.includes(redirectUri)
+      return redirectUriAllowed(client.redirectUris, redirectUri)
     },
 
     async saveToken(token: any, client: LibraryClient, user: GrantUser) {
@@ -140,6 +163,16 @@ export function createModel(context: ModelContext) {
           )
         }
       })
+      if (user.codeId) {
+        // The code may have been replayed while these tokens were being saved (concurrent
+        // redemptions): then they die with the rest of the grant.
+        const code = await db
+          .from('oauth_codes')
+          .where('id', user.codeId)
+          .select('replayed_at')
+          .first()
+        if (code?.replayed_at) await revokeGrant(grantId)
+      }
       return { ...token, scope: scope ?? undefined, client, user }
     },
 
@@ -151,8 +184,10 @@ export function createModel(context: ModelContext) {
         await revokeGrant(row.grant_id)
         return null
       }
+      if (!(await holdersStillValid(row.client_pk, row.user_id, toMillis(row.created_at) ?? 0)))
+        return null
       const client = await OAuthClient.find(row.client_pk)
-      if (!client || !client.active) return null
+      if (!client) return null
       return {
         refreshToken,
         refreshTokenExpiresAt: new Date(toMillis(row.expires_at) ?? 0),
@@ -180,7 +215,7 @@ export function createModel(context: ModelContext) {
         scope: scopeString(code.scope),
         code_challenge: code.codeChallenge ?? null,
         code_challenge_method: code.codeChallengeMethod ?? null,
-        expires_at: new Date(Date.now() + CODE_TTL_SECONDS * 1000),
+        expires_at: code.expiresAt,
         created_at: new Date(),
       })
       return { ...code, client, user: { ...user, grantId } }
@@ -190,19 +225,22 @@ export function createModel(context: ModelContext) {
       const row = await db.from('oauth_codes').where('code_hash', digest(authorizationCode)).first()
       if (!row) return null
       if (row.used_at) {
-        // Code replay: revoke every token issued from it.
+        // Code replay: revoke every token issued from it (and any still being saved).
+        await db.from('oauth_codes').where('id', row.id).update({ replayed_at: new Date() })
         await revokeGrant(row.grant_id)
         return null
       }
+      if (!(await holdersStillValid(row.client_pk, row.user_id, toMillis(row.created_at) ?? 0)))
+        return null
       const client = await OAuthClient.find(row.client_pk)
-      if (!client || !client.active) return null
+      if (!client) return null
       return {
         authorizationCode,
         expiresAt: new Date(toMillis(row.expires_at) ?? 0),
         redirectUri: row.redirect_uri,
         scope: row.scope ? row.scope.split(' ') : undefined,
         client: toLibraryClient(client),
-        user: { id: row.user_id, grantId: row.grant_id } satisfies GrantUser,
+        user: { id: row.user_id, grantId: row.grant_id, codeId: row.id } satisfies GrantUser,
         codeChallenge: row.code_challenge ?? undefined,
         codeChallengeMethod: row.code_challenge_method ?? undefined,
         rowId: row.id,

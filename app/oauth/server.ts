@@ -6,10 +6,28 @@
 import OAuth2Server, { OAuthError, Request, Response } from '@node-oauth/oauth2-server'
 import type { HttpContext } from '@adonisjs/core/http'
 import type { AuthenticationMethod } from '#models/oauth_client'
+import limiter from '@adonisjs/limiter/services/main'
+import engine from '#engine/services/engine'
 import { createModel, type GrantUser } from './model.js'
+import { parseDuration } from './secrets.js'
 
+/** Failed client authentications count per client id; too many -> 429 for a minute. */
+function clientAttempts() {
+  const requests = engine.properties.get<number>('svc.authserver.client-authentication-attempts')
+  return limiter.use({ requests, duration: '1 min', blockDuration: '1 min' })
+}
+
+function duplicateParameter(ctx: HttpContext): string | undefined {
+  const body = ctx.request.body()
+  return Object.keys(body).find((key) => Array.isArray(body[key]))
+}
+
+/** The configured public base URL (svc.server.base-url), else the request's own origin. */
 export function issuerOf(ctx: HttpContext): string {
-  return `${ctx.request.protocol()}://${ctx.request.host()}`
+  const configured = engine.properties.get<string>('svc.server.base-url')
+  return configured
+    ? configured.replace(/\/+$/, '')
+    : `${ctx.request.protocol()}://${ctx.request.host()}`
 }
 
 /** `Authorization: Basic` credentials, form-urldecoded as RFC 6749 2.3.1 requires. */
@@ -93,6 +111,21 @@ export async function handleTokenRequest(ctx: HttpContext) {
     // Deliberate improvement over the upstream redirect: RFC 6749 says 401 invalid_client.
     return sendOAuthError(ctx, 401, 'invalid_client', 'Client authentication is required')
   }
+  const duplicate = duplicateParameter(ctx)
+  if (duplicate)
+    return sendOAuthError(ctx, 400, 'invalid_request', `Duplicate parameter: ${duplicate}`)
+  const clientKey = `oauth_client_${String(basicCredentials(ctx.request.header('authorization') ?? '')?.id ?? ctx.request.input('client_id'))}`
+  const attempts = clientAttempts()
+  const state = await attempts.get(clientKey)
+  if (state && state.remaining <= 0) {
+    ctx.response.header('Retry-After', String(state.availableIn))
+    return sendOAuthError(
+      ctx,
+      429,
+      'invalid_client',
+      'Too many failed client authentications; retry later'
+    )
+  }
   const server = new OAuth2Server({
     model: createModel({ authMethod: method, issuer: issuerOf(ctx), endpoint: 'token' }) as any,
     // Public clients (authentication method `none`) may refresh and redeem codes without a
@@ -118,6 +151,10 @@ export async function handleTokenRequest(ctx: HttpContext) {
     if (!(error instanceof OAuthError)) throw error
     const status =
       error.code === 401 || error.name === 'invalid_client' ? 401 : error.code >= 500 ? 500 : 400
+    if (error.name === 'invalid_client') {
+      const { consumed, limit } = await attempts.increment(clientKey)
+      if (consumed >= limit) await attempts.block(clientKey, '1 min')
+    }
     sendOAuthError(ctx, status, error.name, status === 500 ? 'Server error' : error.message)
   }
 }
@@ -133,7 +170,9 @@ export async function handleAuthorizeRequest(
   const server = new OAuth2Server({
     model: createModel({ authMethod: null, issuer: issuerOf(ctx), endpoint: 'authorize' }) as any,
     allowEmptyState: true,
-    authorizationCodeLifetime: 300,
+    authorizationCodeLifetime: parseDuration(
+      engine.properties.get<string>('svc.authserver.authorization-code-time-to-live')
+    ),
   })
   const response = new Response()
   try {

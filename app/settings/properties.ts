@@ -68,6 +68,26 @@ export const PROPERTIES: PropertyDefinition[] = [
     description: 'View that replaces the built-in login page',
   },
   {
+    name: 'svc.authserver.authorization-code-time-to-live',
+    type: 'string',
+    default: '5m',
+    description: 'Lifetime of authorization codes (single use)',
+  },
+  {
+    name: 'svc.server.base-url',
+    type: 'string',
+    default: '',
+    description:
+      'Public base URL (issuer, absolute links); empty: derived from the request (not for production behind proxies)',
+  },
+  {
+    name: 'svc.authserver.client-authentication-attempts',
+    type: 'int',
+    default: 10,
+    description:
+      'Failed client authentications per client id and minute before the token endpoint answers 429',
+  },
+  {
     name: 'svc.authserver.client.<name>.client-id',
     type: 'string',
     default: '',
@@ -78,6 +98,19 @@ export const PROPERTIES: PropertyDefinition[] = [
     type: 'string',
     default: '',
     description: 'Secret of a configured OAuth client',
+  },
+  {
+    name: 'svc.authserver.client.<name>.authentication-methods',
+    type: 'list',
+    default: ['client_secret_basic'],
+    description:
+      'Client authentication methods of a configured OAuth client (client_secret_basic, client_secret_post, none)',
+  },
+  {
+    name: 'svc.authserver.client.<name>.access-token-format',
+    type: 'string',
+    default: 'reference',
+    description: 'Access token format of a configured OAuth client (reference, self-contained)',
   },
   {
     name: 'svc.authserver.client.<name>.resource-roles',

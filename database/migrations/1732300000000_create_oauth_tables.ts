@@ -73,6 +73,8 @@ export default class extends BaseSchema {
       t.string('code_challenge_method', 10).nullable()
       t.timestamp('expires_at', { useTz: true }).notNullable()
       t.timestamp('used_at', { useTz: true }).nullable()
+      // Set when the code is presented again: tokens from it are revoked, even ones saved later.
+      t.timestamp('replayed_at', { useTz: true }).nullable()
       t.timestamp('created_at', { useTz: true }).notNullable()
     })
 

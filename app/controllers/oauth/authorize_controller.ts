@@ -1,6 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import OAuthClient from '#models/oauth_client'
 import { handleAuthorizeRequest } from '#oauth/server'
+import { redirectUriAllowed, validCodeChallenge } from '#oauth/redirect_uris'
 
 /** An error the user sees as a page: the client or redirect URI cannot be trusted with it. */
 function errorPage(ctx: HttpContext, error: string, description: string) {
@@ -15,7 +16,12 @@ function errorPage(ctx: HttpContext, error: string, description: string) {
     )
 }
 
-function redirectWithError(ctx: HttpContext, uri: string, error: string, description: string) {
+export function redirectWithError(
+  ctx: HttpContext,
+  uri: string,
+  error: string,
+  description: string
+) {
   const target = new URL(uri)
   target.searchParams.set('error', error)
   target.searchParams.set('error_description', description)
@@ -39,7 +45,7 @@ export default class AuthorizeController {
     const requested = request.input('redirect_uri')
     const redirectUri =
       requested ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : null)
-    if (!redirectUri || !client.redirectUris.includes(String(redirectUri))) {
+    if (!redirectUri || !redirectUriAllowed(client.redirectUris, String(redirectUri))) {
       return errorPage(
         ctx,
         'invalid_request',
@@ -54,8 +60,11 @@ export default class AuthorizeController {
         'The client may not use the authorization code grant'
       )
     }
-    const method = request.input('code_challenge_method')
-    if (method !== undefined && method !== 'S256') {
+    // S256 only: `plain` and an omitted method (RFC 7636 defaults it to plain) are refused.
+    if (
+      request.input('code_challenge') !== undefined &&
+      request.input('code_challenge_method') !== 'S256'
+    ) {
       return redirectWithError(
         ctx,
         redirectUri,
@@ -69,6 +78,15 @@ export default class AuthorizeController {
         redirectUri,
         'invalid_request',
         'PKCE is required: send code_challenge (S256)'
+      )
+    }
+    const challenge = request.input('code_challenge')
+    if (challenge !== undefined && !validCodeChallenge(challenge)) {
+      return redirectWithError(
+        ctx,
+        redirectUri,
+        'invalid_request',
+        'code_challenge must be 43-128 unreserved characters'
       )
     }
 

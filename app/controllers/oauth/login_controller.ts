@@ -1,6 +1,8 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import limiter from '@adonisjs/limiter/services/main'
 import User from '#models/user'
+import OAuthClient from '#models/oauth_client'
+import { redirectUriAllowed } from '#oauth/redirect_uris'
 import { renderLoginPage } from '#oauth/login_page'
 
 /** Failed sign-ins per client address and username before a pause. */
@@ -20,6 +22,7 @@ export default class LoginController {
    */
   async store(ctx: HttpContext) {
     const { request, response, auth, session } = ctx
+    if (request.input('cancel')) return this.cancel(ctx)
     const username = String(request.input('username') ?? '').slice(0, 100)
     const password = String(request.input('password') ?? '')
     const attempts = limiter.use({ requests: ATTEMPTS, duration: '1 min', blockDuration: '5 mins' })
@@ -45,5 +48,25 @@ export default class LoginController {
     if (!user) return response.redirect('/as-login?error')
     await auth.use('web').login(user)
     return response.redirect(session.pull('authorizeUrl', '/'))
+  }
+
+  /** The user cancelled: back to the client with access_denied and its state (RFC 6749 4.1.2.1). */
+  private async cancel({ response, session }: HttpContext) {
+    const saved = session.pull('authorizeUrl', null) as string | null
+    const query = saved ? new URL(saved, 'http://local').searchParams : null
+    const client = query?.get('client_id')
+      ? await OAuthClient.findBy('clientId', query.get('client_id')!)
+      : null
+    const redirectUri =
+      query?.get('redirect_uri') ??
+      (client?.redirectUris.length === 1 ? client.redirectUris[0] : null)
+    if (!client || !redirectUri || !redirectUriAllowed(client.redirectUris, redirectUri)) {
+      return response.redirect('/as-login')
+    }
+    const target = new URL(redirectUri)
+    target.searchParams.set('error', 'access_denied')
+    target.searchParams.set('error_description', 'The user cancelled the sign-in')
+    if (query?.get('state')) target.searchParams.set('state', query.get('state')!)
+    return response.redirect(target.toString())
   }
 }
