@@ -1,9 +1,14 @@
 /**
- * What the server does before it listens: migrate the system tables, load the model, and seed
- * the demo application into an empty model (MODELGATE_DEMO=false turns that off).
+ * What the server does before it listens: migrate the system tables, load the model, create the
+ * built-in users (`admin`, `anonymous`) on first start, sync the OAuth clients declared by
+ * `svc.authserver.client.<name>.*` properties, and seed the demo application into an empty model
+ * (MODELGATE_DEMO=false turns that off).
  */
 import type { ApplicationService } from '@adonisjs/core/types'
+import type { Logger } from '@adonisjs/core/logger'
 import type { Engine } from '#engine/engine'
+import { ensureBuiltInUsers } from '#oauth/accounts'
+import { syncConfigClients } from '#oauth/config_clients'
 
 export const DEMO_FILE = 'database/demo/bookstore.json'
 
@@ -15,6 +20,21 @@ export async function migrate(app: ApplicationService) {
   if (runner.error) throw runner.error
 }
 
+/** Syncs the property-declared OAuth clients; a configuration problem stops the start. */
+export async function syncClientsFromProperties(engine: Engine, logger: Logger) {
+  const result = await syncConfigClients(engine.properties)
+  for (const warning of result.warnings) logger.warn('OAuth client configuration: %s', warning)
+  if (result.problems.length) {
+    const lines = result.problems.map((p) => `  ${p.path}: ${p.message}`).join('\n')
+    throw new Error(`invalid OAuth client configuration, nothing was synced:\n${lines}`)
+  }
+  for (const [what, ids] of Object.entries(result)) {
+    if (what !== 'problems' && what !== 'warnings' && ids.length)
+      logger.info('OAuth clients from configuration %s: %s', what, ids.join(', '))
+  }
+  return result
+}
+
 export async function bootstrapServer(
   app: ApplicationService,
   engine: Engine,
@@ -23,6 +43,12 @@ export async function bootstrapServer(
   const logger = await app.container.make('logger')
   if (options.migrate) await migrate(app)
   await engine.start()
+  const env = (await import('#start/env')).default
+  await ensureBuiltInUsers({
+    adminPassword: env.get('MODELGATE_ADMIN_PASSWORD'),
+    log: (message) => logger.warn(message),
+  })
+  await syncClientsFromProperties(engine, logger)
   if (options.demo && engine.model.entities.size === 0 && engine.model.version === 0) {
     logger.info('empty model: importing the demo application from %s', DEMO_FILE)
     const result = await engine.importFile(app.makePath(DEMO_FILE), { source: 'demo' })

@@ -25,4 +25,6 @@ export default await Env.create(new URL('../', import.meta.url), {
   MODELGATE_DEMO: Env.schema.boolean.optional(),
   MODELGATE_AUTO_MIGRATE: Env.schema.boolean.optional(),
   MODELGATE_WATCH_INTERVAL_MS: Env.schema.number.optional(),
+  /** Password of the `admin` user created on first start (else a generated one is logged once). */
+  MODELGATE_ADMIN_PASSWORD: Env.schema.string.optional(),
 })

@@ -1,7 +1,7 @@
 import { BaseCommand, args, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { Engine } from '#engine/main'
-import type { ApplyResult } from '#engine/main'
+import type { ImportResult } from '#engine/main'
 import { migrate } from '#start/bootstrap'
 
 export default class AppImport extends BaseCommand {
@@ -37,7 +37,7 @@ export default class AppImport extends BaseCommand {
   }
 }
 
-export function printResult(command: BaseCommand, result: ApplyResult) {
+export function printResult(command: BaseCommand, result: ImportResult) {
   const { logger, ui } = command
   for (const p of result.problems) logger.error(`${p.path}: ${p.message}`)
   for (const r of result.refusals) {
@@ -60,4 +60,10 @@ export function printResult(command: BaseCommand, result: ApplyResult) {
   else if (result.status === 'unchanged')
     logger.info('no changes: the database already matches the document')
   else logger.success(`applied ${summary}; model version ${result.version}`)
+  for (const s of result.secrets ?? []) {
+    // Printed once: only the digest is stored.
+    logger.warning(
+      `generated secret of client '${s.clientId}' (${s.path}), shown only now: ${s.secret}`
+    )
+  }
 }

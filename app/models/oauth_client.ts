@@ -13,6 +13,8 @@ export type GrantType = 'client_credentials' | 'authorization_code' | 'refresh_t
 /** A registered OAuth client (spec 5.3). `secretHash` is the SHA-256 digest of the secret. */
 export default class OAuthClient extends BaseModel {
   static table = 'oauth_clients'
+  /** The uuid is assigned before insert (SQLite would otherwise report the rowid as id). */
+  static selfAssignPrimaryKey = true
 
   @column({ isPrimary: true })
   declare id: string

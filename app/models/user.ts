@@ -4,6 +4,7 @@ import hash from '@adonisjs/core/services/hash'
 import { compose } from '@adonisjs/core/helpers'
 import { BaseModel, beforeCreate, column } from '@adonisjs/lucid/orm'
 import { withAuthFinder } from '@adonisjs/auth/mixins/lucid'
+import type { LucidModel } from '@adonisjs/lucid/types/model'
 
 const AuthFinder = withAuthFinder(() => hash.use('scrypt'), {
   uids: ['username'],
@@ -13,6 +14,8 @@ const AuthFinder = withAuthFinder(() => hash.use('scrypt'), {
 /** An application user. The password column holds a scrypt hash (withAuthFinder hashes it). */
 export default class User extends compose(BaseModel, AuthFinder) {
   static table = 'users'
+  /** The uuid is assigned before insert (SQLite would otherwise report the rowid as id). */
+  static selfAssignPrimaryKey = true
 
   @column({ isPrimary: true })
   declare id: string
@@ -54,5 +57,18 @@ export default class User extends compose(BaseModel, AuthFinder) {
   @beforeCreate()
   static assignId(user: User) {
     user.id ??= randomUUID()
+  }
+
+  /**
+   * The sign-in lookup of verifyCredentials: users without a password, the built-in `anonymous`
+   * among them, are never found, so they fail exactly like an unknown user (same timing, same
+   * E_INVALID_CREDENTIALS) and can never sign in.
+   */
+  static findForAuth<T extends LucidModel>(this: T, _uids: string[], value: string) {
+    return this.query()
+      .where('username', value)
+      .whereNot('username', 'anonymous')
+      .whereNotNull('password')
+      .first() as Promise<InstanceType<T> | null>
   }
 }

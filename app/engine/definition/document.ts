@@ -8,11 +8,14 @@ import YAML from 'yaml'
 import type { ModelDefinition } from '../metadata/types.js'
 import { CARDINALITIES, ID_TYPES, ON_DELETE, TRAITS } from '../metadata/types.js'
 import type { Problem } from '../metadata/validate.js'
+import type { ClientEntry } from '../../oauth/client_definitions.js'
 
 export interface DefinitionDocument extends ModelDefinition {
   formatVersion: 1
   prune: boolean
   settings: Record<string, unknown>
+  /** Undefined when the document has no `clients` section (then clients are left alone). */
+  clients?: ClientEntry[]
 }
 
 /** Sections that other capabilities own; rejected until those capabilities exist. */
@@ -20,7 +23,6 @@ export const UNSUPPORTED_SECTIONS = [
   'resourceRoles',
   'rowLevelRoles',
   'users',
-  'clients',
   'queries',
   'reports',
   'messages',
@@ -99,6 +101,23 @@ const fetchPlan = vine.object({
   properties: vine.array(vine.any()),
 })
 
+const strings = () => vine.array(vine.string())
+/** Enumerations, durations and URIs are checked by the client rules (app/oauth/client_rules). */
+const client = vine.object({
+  clientId: str(),
+  clientSecret: vine.string().optional(),
+  clientSecretHash: vine.string().optional(),
+  authenticationMethods: strings().optional(),
+  grantTypes: strings().optional(),
+  redirectUris: strings().optional(),
+  requireProofKey: bool().optional(),
+  accessTokenFormat: vine.string().optional(),
+  accessTokenTimeToLive: vine.string().optional(),
+  refreshTokenTimeToLive: vine.string().optional(),
+  resourceRoles: strings().optional(),
+  rowLevelRoles: strings().optional(),
+})
+
 const documentValidator = vine.compile(
   vine.object({
     // Not vine.literal(1): it casts, and would accept the string "1".
@@ -109,6 +128,7 @@ const documentValidator = vine.compile(
     fetchPlans: vine.array(fetchPlan).optional(),
     // null removes a stored setting (writeSettings); vine.any() alone rejects null.
     settings: vine.record(vine.any().nullable()).optional(),
+    clients: vine.array(client).optional(),
   })
 )
 
@@ -129,6 +149,7 @@ const ALLOWED_KEYS: Record<string, string[]> = {
     'entities',
     'fetchPlans',
     'settings',
+    'clients',
     ...UNSUPPORTED_SECTIONS,
   ],
   entity: [
@@ -150,6 +171,7 @@ const ALLOWED_KEYS: Record<string, string[]> = {
   fetchPlan: ['entity', 'name', 'extends', 'properties'],
   planProperty: ['name', 'fetchPlan'],
   inlinePlan: ['extends', 'properties'],
+  client: Object.keys(client.getProperties()),
 }
 
 function jsonPath(field: string): string {
@@ -224,6 +246,7 @@ function checkShape(raw: Record<string, unknown>, out: Problem[]) {
         unknownKeys(v, 'enumValue', `${p}.values[${j}]`, out)
       )
   })
+  each('clients', (c, p) => unknownKeys(c, 'client', p, out))
   each('fetchPlans', (f, p) => {
     unknownKeys(f, 'fetchPlan', p, out)
     if (isObject(f)) checkPlanProperties(f.properties, `${p}.properties`, out)
@@ -264,6 +287,7 @@ export async function validateDocument(
       entities: valid.entities ?? [],
       fetchPlans: (valid.fetchPlans ?? []).map((p: any) => ({ ...p, properties: p.properties })),
       settings: valid.settings ?? {},
+      clients: valid.clients,
     },
   }
 }

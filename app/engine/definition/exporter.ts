@@ -1,22 +1,27 @@
 /**
  * `app:export`: the stored application as a definition document. Importing the result into the
- * same application plans no operation (round trip).
+ * same application plans no operation (round trip). Clients managed by configuration
+ * (svc.authserver.client.<name>.*) belong to the configuration and are not exported.
  */
 import type { Database } from '@adonisjs/lucid/database'
 import YAML from 'yaml'
 import { loadModelDefinition } from '../metadata/store.js'
+import { exportClientEntries } from '../../oauth/client_definitions.js'
 
 export async function exportDocument(db: Database): Promise<Record<string, unknown>> {
   const client = db.connection()
   const model = await loadModelDefinition(client)
   const rows = await client.from('mg_settings').select('key', 'value').orderBy('key')
   const settings = Object.fromEntries(rows.map((r) => [r.key, JSON.parse(r.value)]))
+  // Database-managed clients with the digest of their secret, never the secret itself.
+  const clients = await exportClientEntries(client)
   return {
     formatVersion: 1,
     enums: model.enums,
     entities: model.entities,
     fetchPlans: model.fetchPlans,
     ...(rows.length ? { settings } : {}),
+    ...(clients.length ? { clients } : {}),
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * `app:import`: parse -> structural validation -> merge with the stored model -> semantic
- * validation (JSON paths) -> settings check -> apply (plan, guard, one transaction).
+ * validation (JSON paths) -> settings and clients checks -> apply (plan, guard, one transaction
+ * with the model, the settings and the clients).
  */
 import { readFile } from 'node:fs/promises'
 import { extname } from 'node:path'
@@ -14,6 +15,20 @@ import { validateModel, type Problem } from '../metadata/validate.js'
 import { applyModel, type ApplyResult } from '../metadata/model_service.js'
 import { describeSettingsChanges, writeSettings } from '../../settings/property_resolver.js'
 import { coerce, findProperty } from '../../settings/properties.js'
+import {
+  applyClientEntries,
+  checkClientEntries,
+  planClientEntries,
+  type GeneratedSecret,
+} from '../../oauth/client_definitions.js'
+
+/** The apply result, plus the client secrets this import generated (shown once). */
+export interface ImportResult extends ApplyResult {
+  secrets?: GeneratedSecret[]
+}
+
+/** A client secret in stored settings would sit in the database in clear. */
+const CLIENT_SECRET_SETTING = /^svc\.authserver\.client\.[^.]+\.client-secret$/
 
 export interface ImportOptions {
   dryRun?: boolean
@@ -26,7 +41,7 @@ export function formatOf(file: string): 'json' | 'yaml' {
   return ['.yaml', '.yml'].includes(extname(file).toLowerCase()) ? 'yaml' : 'json'
 }
 
-function invalid(problems: Problem[]): ApplyResult {
+function invalid(problems: Problem[]): ImportResult {
   return { status: 'invalid', changes: [], steps: [], problems, refusals: [], version: 0 }
 }
 
@@ -34,7 +49,7 @@ export async function importFile(
   db: Database,
   file: string,
   options: ImportOptions = {}
-): Promise<ApplyResult> {
+): Promise<ImportResult> {
   const text = await readFile(file, 'utf8')
   return importText(db, text, formatOf(file), { source: `app:import ${file}`, ...options })
 }
@@ -44,7 +59,7 @@ export async function importText(
   text: string,
   format: 'json' | 'yaml',
   options: ImportOptions = {}
-): Promise<ApplyResult> {
+): Promise<ImportResult> {
   let raw: unknown
   try {
     raw = parseDocumentText(text, format)
@@ -60,7 +75,7 @@ export async function importDocument(
   db: Database,
   raw: unknown,
   options: ImportOptions = {}
-): Promise<ApplyResult> {
+): Promise<ImportResult> {
   const progress = options.onProgress ?? (() => {})
   const { document, problems } = await validateDocument(raw)
   if (!document) return invalid(problems)
@@ -80,6 +95,15 @@ export async function importDocument(
     const definition = findProperty(key)
     if (!definition)
       semantic.push({ path: `$.settings['${key}']`, message: `unknown property '${key}'` })
+    else if (
+      CLIENT_SECRET_SETTING.test(key) &&
+      value !== null &&
+      !/^\{sha256\}/.test(String(value))
+    )
+      semantic.push({
+        path: `$.settings['${key}']`,
+        message: `a client secret is not stored in clear: use the clients section (clientSecret is stored hashed), the environment, or '{sha256}<hex digest>'`,
+      })
     else if (value !== null) {
       try {
         coerce(definition, value)
@@ -88,27 +112,50 @@ export async function importDocument(
       }
     }
   }
+  const clients = checkClientEntries(document.clients ?? [])
+  semantic.push(...clients.problems)
+  const clientPlan = await planClientEntries(
+    db.connection(),
+    document.clients,
+    clients.settings,
+    document.prune
+  )
+  semantic.push(...clientPlan.problems)
   if (semantic.length) return invalid(semantic)
 
-  const settingChanges = await describeSettingsChanges(db.connection(), document.settings)
-  let settingsWritten = false
+  const extraChanges = [
+    ...(await describeSettingsChanges(db.connection(), document.settings)),
+    ...clientPlan.changes,
+  ]
+  let extraWritten = false
+  let secrets: GeneratedSecret[] = []
   const result = await applyModel(db, merged.model, {
     dryRun: options.dryRun,
     allowDataLoss: options.allowDataLoss,
     hints: merged.hints,
     source: options.source ?? 'import',
     onProgress: progress,
-    alsoInTransaction: async (trx) =>
-      (settingsWritten = await writeSettings(trx, document.settings)),
+    alsoInTransaction: async (trx) => {
+      const settingsWritten = await writeSettings(trx, document.settings)
+      const written = await applyClientEntries(
+        trx,
+        document.clients,
+        clients.settings,
+        document.prune
+      )
+      secrets = written.secrets
+      return (extraWritten = settingsWritten || written.changed)
+    },
   })
-  // applyModel only knows the model: a settings-only import came back 'unchanged' ("the database
-  // already matches the document") although settings were written, and dry runs did not list them.
-  if (settingChanges.length === 0 || !['dry-run', 'applied', 'unchanged'].includes(result.status))
+  // applyModel only knows the model: a settings- or clients-only import came back 'unchanged'
+  // ("the database already matches the document") although rows were written, and dry runs did
+  // not list them.
+  if (extraChanges.length === 0 || !['dry-run', 'applied', 'unchanged'].includes(result.status))
     return result
-  const changes = [...result.changes, ...settingChanges]
-  if (result.status === 'unchanged') {
-    if (settingsWritten) return { ...result, status: 'applied', changes }
+  const changes = [...result.changes, ...extraChanges]
+  if (result.status === 'dry-run') return { ...result, changes }
+  if (result.status === 'unchanged' && !extraWritten)
     return options.dryRun ? { ...result, status: 'dry-run', changes } : result
-  }
-  return { ...result, changes }
+  // Committed: the generated secrets are in this result and nowhere else.
+  return { ...result, status: 'applied', changes, ...(secrets.length ? { secrets } : {}) }
 }

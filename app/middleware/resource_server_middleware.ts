@@ -1,0 +1,81 @@
+/**
+ * Resource-server protection, as a SERVER middleware (it also covers URLs without a route).
+ * Rules in app/oauth/README.md, "Resource server: URL protection":
+ *
+ * - every request path passes the firewall of app/oauth/url_patterns.ts (400/414 otherwise);
+ * - a CORS preflight is never blocked;
+ * - an Authorization header must carry a valid bearer token on authenticated and anonymous URLs
+ *   (401 otherwise); a valid token on any URL sets `ctx.subject`;
+ * - an anonymous URL without an Authorization header runs as ANONYMOUS;
+ * - an authenticated URL without a token is 401;
+ * - `access_token` in the query string is refused (401) on authenticated and anonymous URLs
+ *   (the form-body variant is refused by FormTokenGuardMiddleware after the body parser).
+ */
+import type { HttpContext } from '@adonisjs/core/http'
+import type { NextFn } from '@adonisjs/core/types/http'
+import engine from '#engine/services/engine'
+import { ANONYMOUS, type Subject } from '#security/subject'
+import { verifyAccessToken } from '#oauth/token_verifier'
+import { inspectRequestPath } from '#oauth/url_patterns'
+import {
+  MISSING_TOKEN,
+  TOKEN_IN_URL,
+  badRequestPath,
+  classifyPath,
+  readAuthorization,
+  tokenInQuery,
+  unauthorized,
+  type UrlKind,
+} from '#oauth/resource_server'
+
+declare module '@adonisjs/core/http' {
+  interface HttpContext {
+    /** Who the request runs as; unset on open URLs without a (valid) token. */
+    subject?: Subject
+    /** How the resource server classified the URL (set for every request that passed it). */
+    urlKind?: UrlKind
+  }
+}
+
+const isPreflight = (ctx: HttpContext) =>
+  ctx.request.method() === 'OPTIONS' &&
+  ctx.request.header('origin') !== undefined &&
+  ctx.request.header('access-control-request-method') !== undefined
+
+export default class ResourceServerMiddleware {
+  async handle(ctx: HttpContext, next: NextFn) {
+    if (isPreflight(ctx)) return next()
+
+    const target = ctx.request.request.url ?? '/'
+    const check = inspectRequestPath(target, ctx.request.url())
+    if (!check.ok) return badRequestPath(ctx, check.status, check.reason)
+
+    const kind = classifyPath(check.path, check.raw, check.canonical)
+    ctx.urlKind = kind
+    const credentials = readAuthorization(ctx)
+
+    if (kind === 'open') {
+      // Nothing is required here (console, health, the authorization server's own endpoints,
+      // which use Basic client authentication): a valid bearer token still names the subject.
+      if (credentials && 'token' in credentials) {
+        const result = await verifyAccessToken(credentials.token, engine.securityVersion)
+        if ('subject' in result) ctx.subject = result.subject
+      }
+      return next()
+    }
+
+    if (tokenInQuery(ctx)) return unauthorized(ctx, TOKEN_IN_URL)
+    if (credentials === null) {
+      if (kind === 'anonymous') {
+        ctx.subject = ANONYMOUS
+        return next()
+      }
+      return unauthorized(ctx, MISSING_TOKEN)
+    }
+    if ('error' in credentials) return unauthorized(ctx, credentials.error)
+    const result = await verifyAccessToken(credentials.token, engine.securityVersion)
+    if ('error' in result) return unauthorized(ctx, result.error)
+    ctx.subject = result.subject
+    return next()
+  }
+}
