@@ -1,5 +1,14 @@
 import app from '@adonisjs/core/services/app'
 import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
+import router from '@adonisjs/core/services/router'
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
+
+/** The methods another route serves at this path (405 instead of 404 for a wrong method). */
+function allowedMethods(ctx: HttpContext): string[] {
+  const path = ctx.request.url()
+  return METHODS.filter((m) => m !== ctx.request.method() && router.match(path, m) !== null)
+}
 
 /**
  * Errors are part of the API: every error leaves as `{ "error", "details" }` (the upstream REST
@@ -17,6 +26,16 @@ export default class HttpExceptionHandler extends ExceptionHandler {
         .send({ error: 'Server error', details: 'An unexpected error occurred' })
     }
     if (code === 'E_ROUTE_NOT_FOUND') {
+      const allowed = allowedMethods(ctx)
+      if (allowed.length) {
+        return ctx.response
+          .status(405)
+          .header('Allow', allowed.join(', '))
+          .send({
+            error: 'Method not allowed',
+            details: `${ctx.request.method()} is not supported here; use ${allowed.join(', ')}`,
+          })
+      }
       return ctx.response
         .status(404)
         .send({ error: 'Not found', details: `No resource at ${ctx.request.url()}` })

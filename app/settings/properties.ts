@@ -88,6 +88,13 @@ export const PROPERTIES: PropertyDefinition[] = [
       'Failed client authentications per client id and minute before the token endpoint answers 429',
   },
   {
+    name: 'svc.cors.allowed-origins',
+    type: 'list',
+    default: [],
+    description:
+      'Origins (https://app.example.com) allowed to call the APIs from a browser; * for any (never with credentials)',
+  },
+  {
     name: 'svc.authserver.client.<name>.client-id',
     type: 'string',
     default: '',
