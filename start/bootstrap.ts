@@ -22,7 +22,10 @@ export async function migrate(app: ApplicationService) {
 
 /** Syncs the property-declared OAuth clients; a configuration problem stops the start. */
 export async function syncClientsFromProperties(engine: Engine, logger: Logger) {
-  const result = await syncConfigClients(engine.properties)
+  // A second attempt covers instances starting together (the other one inserted a row first).
+  const result = await syncConfigClients(engine.properties).catch(() =>
+    syncConfigClients(engine.properties)
+  )
   for (const warning of result.warnings) logger.warn('OAuth client configuration: %s', warning)
   if (result.problems.length) {
     const lines = result.problems.map((p) => `  ${p.path}: ${p.message}`).join('\n')
@@ -47,6 +50,7 @@ export async function bootstrapServer(
   await ensureBuiltInUsers({
     adminPassword: env.get('MODELGATE_ADMIN_PASSWORD'),
     log: (message) => logger.warn(message),
+    info: (message) => logger.info(message),
   })
   await syncClientsFromProperties(engine, logger)
   if (options.demo && engine.model.entities.size === 0 && engine.model.version === 0) {

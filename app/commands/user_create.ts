@@ -72,7 +72,8 @@ export default class UserCreate extends BaseCommand {
       }
     } catch (error) {
       if (!(error instanceof AccountError)) throw error
-      for (const p of error.problems) this.logger.error(`${FLAG_OF[p.path] ?? p.path}: ${p.message}`)
+      for (const p of error.problems)
+        this.logger.error(`${FLAG_OF[p.path] ?? p.path}: ${p.message}`)
       this.exitCode = 1
     }
   }

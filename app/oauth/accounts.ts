@@ -178,6 +178,21 @@ export async function deleteUser(username: string, trx?: TransactionClientContra
   })
 }
 
+/**
+ * Creates a built-in user unless it exists. Instances starting together on one database may
+ * race: when the insert fails because another instance created the user meanwhile, that is fine.
+ */
+async function createOnce(username: string, create: () => Promise<void>) {
+  if (await findUser(username)) return false
+  try {
+    await create()
+    return true
+  } catch (error) {
+    if (await findUser(username)) return false
+    throw error
+  }
+}
+
 export interface BuiltInUsersResult {
   adminCreated: boolean
   /** Set when the admin password was generated (it was logged once). */
@@ -192,25 +207,29 @@ export interface BuiltInUsersResult {
  */
 export async function ensureBuiltInUsers(options: {
   adminPassword?: string
+  /** Receives the generated password's banner (warning level). */
   log: (message: string) => void
+  info?: (message: string) => void
 }): Promise<BuiltInUsersResult> {
   const result: BuiltInUsersResult = { adminCreated: false, anonymousCreated: false }
-  if (!(await findUser(ANONYMOUS_USERNAME))) {
-    const anonymous = new User()
-    // No password at all (not even a hash of one): findForAuth never returns it.
-    anonymous.merge({ username: ANONYMOUS_USERNAME, active: true })
-    await anonymous.save()
-    result.anonymousCreated = true
-  }
+  // No password at all (not even a hash of one): findForAuth never returns it.
+  result.anonymousCreated = await createOnce(ANONYMOUS_USERNAME, async () => {
+    await new User().merge({ username: ANONYMOUS_USERNAME, active: true }).save()
+  })
   if (await findUser(ADMIN_USERNAME)) return result
   const fromEnv = options.adminPassword !== undefined && options.adminPassword !== ''
   const password = fromEnv ? options.adminPassword! : generatePassword()
   const problem = passwordProblem(password)
   if (problem) throw new Error(`MODELGATE_ADMIN_PASSWORD ${problem}`)
-  await createUser({ username: ADMIN_USERNAME, password })
+  const created = await createOnce(ADMIN_USERNAME, async () => {
+    await createUser({ username: ADMIN_USERNAME, password })
+  })
+  if (!created) return result
   result.adminCreated = true
   if (fromEnv) {
-    options.log(`created user '${ADMIN_USERNAME}' with the password from MODELGATE_ADMIN_PASSWORD`)
+    options.info?.(
+      `created user '${ADMIN_USERNAME}' with the password from MODELGATE_ADMIN_PASSWORD`
+    )
   } else {
     result.generatedAdminPassword = password
     options.log(

@@ -113,9 +113,11 @@ export function readConfigClients(properties: PropertyResolver) {
     out.push(...registration)
     const isPublic = settings.authenticationMethods.includes('none')
     out.push(...checkSecret(secret, isPublic, pathOf, 1))
-    if (!isPublic && secret.clientSecret === undefined && secret.clientSecretHash === undefined) {
+    const secretPath = property('client-secret')
+    const noSecret = secret.clientSecret === undefined && secret.clientSecretHash === undefined
+    if (!isPublic && noSecret && !out.some((p) => p.path === secretPath)) {
       out.push({
-        path: property('client-secret'),
+        path: secretPath,
         message: `is required (or ${property('authentication-methods')}=none for a public client)`,
       })
     }

@@ -24,7 +24,7 @@ import { redirectUriAllowed } from './redirect_uris.js'
  * Deactivating or deleting a user or client, or changing its secret, kills what was issued
  * before: codes and refresh tokens as much as access tokens.
  */
-async function holdersStillValid(clientPk: string, userId: string | null, issuedAt: number) {
+export async function holdersStillValid(clientPk: string, userId: string | null, issuedAt: number) {
   const client = await db
     .from('oauth_clients')
     .where('id', clientPk)
@@ -173,7 +173,9 @@ export function createModel(context: ModelContext) {
           .first()
         if (code?.replayed_at) await revokeGrant(grantId)
       }
-      return { ...token, scope: scope ?? undefined, client, user }
+      // The library expects an array (its success response does `scope.join(' ')`): a string
+      // here made every token request with a scope a 500 (found by catalogue OA23).
+      return { ...token, scope: scope ? scope.split(' ') : undefined, client, user }
     },
 
     async getRefreshToken(refreshToken: string) {
@@ -254,7 +256,13 @@ export function createModel(context: ModelContext) {
         .where('id', code.rowId)
         .whereNull('used_at')
         .update({ used_at: new Date() })
-      return Number(Array.isArray(updated) ? updated[0] : updated) === 1
+      if (Number(Array.isArray(updated) ? updated[0] : updated) === 1) return true
+      // Lost the race against a concurrent redemption of the same code: a replay like any
+      // other (catalogue OA19), so the winner's tokens die too (saveToken checks replayed_at).
+      const row = await db.from('oauth_codes').where('id', code.rowId).select('grant_id').first()
+      await db.from('oauth_codes').where('id', code.rowId).update({ replayed_at: new Date() })
+      if (row) await revokeGrant(row.grant_id)
+      return false
     },
 
     async getUser(username: string, password: string): Promise<GrantUser | null> {

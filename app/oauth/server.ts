@@ -3,7 +3,14 @@
  * endpoint (client_credentials, authorization_code + PKCE S256, refresh_token with rotation,
  * password as an opt-in) and the authorization endpoint. Errors are RFC 6749 section 5.2 JSON.
  */
-import OAuth2Server, { OAuthError, Request, Response } from '@node-oauth/oauth2-server'
+import { createRequire } from 'node:module'
+import OAuth2Server, {
+  InvalidGrantError,
+  OAuthError,
+  Request,
+  Response,
+  UnsupportedGrantTypeError,
+} from '@node-oauth/oauth2-server'
 import type { HttpContext } from '@adonisjs/core/http'
 import type { AuthenticationMethod } from '#models/oauth_client'
 import limiter from '@adonisjs/limiter/services/main'
@@ -17,9 +24,61 @@ function clientAttempts() {
   return limiter.use({ requests, duration: '1 min', blockDuration: '1 min' })
 }
 
+/** A repeated (`a=1&a=2`) or structured (`a[b]=1`, parsed into an object) parameter. */
 function duplicateParameter(ctx: HttpContext): string | undefined {
   const body = ctx.request.body()
-  return Object.keys(body).find((key) => Array.isArray(body[key]))
+  // Catalogue OA28/OA29: `client_id[x]=y` used to reach the model as an object (500).
+  return Object.keys(body).find((key) => body[key] !== null && typeof body[key] === 'object')
+}
+
+// The library's grant types are not exported; these subclasses fix two of their behaviours.
+const requireCjs = createRequire(import.meta.url)
+const AuthorizationCodeGrantType = requireCjs(
+  '@node-oauth/oauth2-server/lib/grant-types/authorization-code-grant-type.js'
+)
+const RefreshTokenGrantType = requireCjs(
+  '@node-oauth/oauth2-server/lib/grant-types/refresh-token-grant-type.js'
+)
+
+/**
+ * RFC 6749 5.2 / RFC 7636 4.6: a verifier that does not fit the code (malformed included) and a
+ * redirect_uri other than the authorization request's are `invalid_grant`; the library answers
+ * `invalid_request` for a 42/129-character verifier and a different redirect_uri (OA16, OA21).
+ * The code is consumed either way (the library revokes it before these checks).
+ */
+class CodeGrant extends AuthorizationCodeGrantType {
+  verifyPKCE(request: Request, code: unknown) {
+    try {
+      return super.verifyPKCE(request, code)
+    } catch (error) {
+      if (error instanceof OAuthError && error.name === 'invalid_request')
+        throw new InvalidGrantError('Invalid grant: code verifier is invalid')
+      throw error
+    }
+  }
+
+  validateRedirectUri(request: Request, code: { redirectUri?: string }) {
+    const given = request.body.redirect_uri
+    if (given && code.redirectUri && given !== code.redirectUri)
+      throw new InvalidGrantError(
+        'Invalid grant: redirect_uri differs from the authorization request'
+      )
+    return super.validateRedirectUri(request, code)
+  }
+}
+
+/**
+ * The library rotates (revokes) the presented refresh token before it checks the requested
+ * scope, so a refresh asking for a wider scope (OA23) burnt the refresh token, and the client's
+ * retry with it was then taken for a replay that revoked the whole grant. Scope first.
+ */
+class RefreshGrant extends RefreshTokenGrantType {
+  async handle(request: Request, client: unknown) {
+    const token = await this.getRefreshToken(request, client)
+    const scope = this.getScope(request, token)
+    await this.revokeToken(token)
+    return this.saveToken(token.user, client, scope)
+  }
 }
 
 /** The configured public base URL (svc.server.base-url), else the request's own origin. */
@@ -81,9 +140,10 @@ export function sendOAuthError(
 ) {
   if (status === 401) ctx.response.header('WWW-Authenticate', 'Basic realm="modelgate"')
   ctx.response.header('Cache-Control', 'no-store')
-  ctx.response
-    .status(status)
-    .json(description ? { error, error_description: description } : { error })
+  // RFC 6749 5.2: error_description only in %x20-21 / %x23-5B / %x5D-7E (catalogue OA29); a
+  // parameter name or a library message could bring `"`, `\\`, CR/LF or non-ASCII.
+  const safe = description?.replace(/"/g, "'").replace(/[^\x20\x21\x23-\x5B\x5D-\x7E]/g, '')
+  ctx.response.status(status).json(safe ? { error, error_description: safe } : { error })
 }
 
 /** Which client authentication the request uses; `invalid` when it mixes several. */
@@ -111,9 +171,18 @@ export async function handleTokenRequest(ctx: HttpContext) {
     // Deliberate improvement over the upstream redirect: RFC 6749 says 401 invalid_client.
     return sendOAuthError(ctx, 401, 'invalid_client', 'Client authentication is required')
   }
+  if (method === 'client_secret_basic') {
+    // A Basic header with an empty id or secret is a failed authentication (401, catalogue
+    // OA27); the library would answer 400 `Missing parameter: client_secret`.
+    const credentials = basicCredentials(ctx.request.header('authorization') ?? '')
+    if (credentials && (!credentials.id || !credentials.secret))
+      return sendOAuthError(ctx, 401, 'invalid_client', 'Invalid client: client is invalid')
+  }
   const duplicate = duplicateParameter(ctx)
-  if (duplicate)
-    return sendOAuthError(ctx, 400, 'invalid_request', `Duplicate parameter: ${duplicate}`)
+  if (duplicate) {
+    const name = duplicate.slice(0, 40)
+    return sendOAuthError(ctx, 400, 'invalid_request', `Repeated or malformed parameter: ${name}`)
+  }
   const clientKey = `oauth_client_${String(basicCredentials(ctx.request.header('authorization') ?? '')?.id ?? ctx.request.input('client_id'))}`
   const attempts = clientAttempts()
   const state = await attempts.get(clientKey)
@@ -132,6 +201,8 @@ export async function handleTokenRequest(ctx: HttpContext) {
     // secret; getClient() still refuses confidential clients that do not authenticate.
     requireClientAuthentication: { authorization_code: false, refresh_token: false },
     alwaysIssueNewRefreshToken: true,
+    // Replace the built-in grant types of these names (see CodeGrant and RefreshGrant).
+    extendedGrantTypes: { authorization_code: CodeGrant, refresh_token: RefreshGrant } as any,
   })
   const response = new Response()
   try {
@@ -147,8 +218,14 @@ export async function handleTokenRequest(ctx: HttpContext) {
     if (token.refreshToken) body.refresh_token = token.refreshToken
     if (token.scope) body.scope = Array.isArray(token.scope) ? token.scope.join(' ') : token.scope
     send(ctx, response, body)
-  } catch (error) {
-    if (!(error instanceof OAuthError)) throw error
+  } catch (thrown) {
+    if (!(thrown instanceof OAuthError)) throw thrown
+    // The password grant is an opt-in of a few legacy clients, not advertised in the metadata
+    // (OAuth 2.1 removed it): to every other client it is unsupported (catalogue OA8).
+    const error =
+      thrown.name === 'unauthorized_client' && ctx.request.input('grant_type') === 'password'
+        ? new UnsupportedGrantTypeError('Unsupported grant type: `grant_type` is invalid')
+        : thrown
     const status =
       error.code === 401 || error.name === 'invalid_client' ? 401 : error.code >= 500 ? 500 : 400
     if (error.name === 'invalid_client') {

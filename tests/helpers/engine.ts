@@ -10,6 +10,7 @@ import {
   inspectTable,
   listTables,
   type ApplyResult,
+  type ImportResult,
   type InspectedTable,
 } from '#engine/main'
 
@@ -24,7 +25,7 @@ export async function engine(): Promise<Engine> {
 export async function importDoc(
   doc: Record<string, unknown>,
   options: ImportOptions = {}
-): Promise<ApplyResult> {
+): Promise<ImportResult> {
   const e = await engine()
   return e.importDocument({ formatVersion: 1, ...doc }, options)
 }
@@ -137,9 +138,9 @@ export async function modelVersion(): Promise<number> {
 const sortedJson = (items: unknown[]) => items.map((i) => JSON.stringify(i)).sort()
 
 /**
- * A fingerprint of system rows, schema and the data of every table, to prove that a refused or
- * dry-run change changed nothing. Index and foreign-key lists are sorted (catalog order is not
- * guaranteed).
+ * A fingerprint of system rows (users and OAuth clients included), schema and the data of every
+ * table, to prove that a refused or dry-run change changed nothing. Index and foreign-key lists
+ * are sorted (catalog order is not guaranteed).
  */
 export async function snapshotState(): Promise<string> {
   const client = db.connection()
@@ -154,6 +155,9 @@ export async function snapshotState(): Promise<string> {
     'mg_indexes',
     'mg_settings',
     'mg_schema_changelog',
+    // Accounts and clients: written by the users/clients sections in the same transaction.
+    'users',
+    'oauth_clients',
   ]
   for (const t of systemTables) {
     parts.push(await client.from(t).select('*').orderByRaw('1'))

@@ -3,6 +3,7 @@
  * and the full authorization-code + PKCE flow through the real login form.
  */
 import * as oauth from 'oauth4webapi'
+import db from '@adonisjs/lucid/services/db'
 import OAuthClient from '#models/oauth_client'
 import User from '#models/user'
 import { digest, randomToken } from '#oauth/secrets'
@@ -104,4 +105,18 @@ export async function authorizeThroughLogin(options: {
     callback: new URL(back.headers.get('location') ?? '', baseUrl()),
     back,
   }
+}
+
+/** The tables an OAuth request may change; `oauthState()` fingerprints them. */
+export const OAUTH_TABLES = ['users', 'oauth_clients', 'oauth_tokens', 'oauth_codes'] as const
+
+/**
+ * Oracle "nothing happened" (catalogue 2.1) for the authorization server: every row of the user,
+ * client, token and code tables ordered by id, revoked/rotated/used/replayed timestamps included,
+ * with dates as ISO strings so that SQLite and PostgreSQL rows compare alike.
+ */
+export async function oauthState(): Promise<Record<(typeof OAUTH_TABLES)[number], unknown[]>> {
+  const state: Record<string, unknown[]> = {}
+  for (const table of OAUTH_TABLES) state[table] = await db.from(table).select('*').orderBy('id')
+  return JSON.parse(JSON.stringify(state))
 }

@@ -97,7 +97,7 @@ test.group('definition: invalid documents', (group) => {
   })
 
   test('unsupported section {$self}: invalid, nothing changed')
-    .with(['users', 'resourceRoles', 'rowLevelRoles', 'clients', 'queries', 'reports', 'messages'])
+    .with(['users', 'resourceRoles', 'rowLevelRoles', 'queries', 'reports', 'messages'])
     .run(async ({ assert }, section) => {
       const result = await importDoc({
         ...(await demo()),

@@ -52,6 +52,19 @@ export default class AuthorizeController {
         'The redirect_uri is missing or not registered for this client'
       )
     }
+    // Checked before the login form (catalogue OA8): a request that can only fail must not make
+    // the user sign in first. `code` is the only response type (no implicit grant, OAuth 2.1).
+    const responseType = request.input('response_type')
+    if (responseType !== 'code') {
+      return responseType === undefined || responseType === ''
+        ? redirectWithError(ctx, redirectUri, 'invalid_request', 'Missing parameter: response_type')
+        : redirectWithError(
+            ctx,
+            redirectUri,
+            'unsupported_response_type',
+            'Only the response type code is supported'
+          )
+    }
     if (!client.grantTypes.includes('authorization_code')) {
       return redirectWithError(
         ctx,

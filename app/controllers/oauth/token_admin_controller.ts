@@ -3,6 +3,7 @@ import OAuthClient from '#models/oauth_client'
 import User from '#models/user'
 import { authenticateClient } from '#oauth/client_auth'
 import { issuerOf, sendOAuthError } from '#oauth/server'
+import { holdersStillValid } from '#oauth/model'
 import { findToken, isLive, revokeGrant, toMillis, type TokenRow } from '#oauth/token_store'
 
 async function findAny(token: string, hint: unknown): Promise<TokenRow | null> {
@@ -41,9 +42,12 @@ export default class TokenAdminController {
     ctx.response.header('Cache-Control', 'no-store')
     const row = await findAny(String(token), ctx.request.input('token_type_hint'))
     if (!row || row.client_pk !== client.id || !isLive(row)) return { active: false }
-    const owner = await OAuthClient.find(row.client_pk)
+    // Same rule as resource requests: deactivation, deletion, secret or password change kill it.
+    if (!(await holdersStillValid(row.client_pk, row.user_id, toMillis(row.created_at) ?? 0))) {
+      return { active: false }
+    }
+    const owner = (await OAuthClient.find(row.client_pk))!
     const user = row.user_id ? await User.find(row.user_id) : null
-    if (!owner?.active || (row.user_id && !user?.active)) return { active: false }
     const iat = Math.floor((toMillis(row.created_at) ?? 0) / 1000)
     return {
       active: true,
