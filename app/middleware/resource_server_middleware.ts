@@ -20,10 +20,12 @@ import { inspectRequestPath } from '#oauth/url_patterns'
 import {
   MISSING_TOKEN,
   TOKEN_IN_URL,
+  TWO_TOKEN_METHODS,
   badRequestPath,
   classifyPath,
   readAuthorization,
   tokenInQuery,
+  invalidTokenRequest,
   unauthorized,
   type UrlKind,
 } from '#oauth/resource_server'
@@ -64,7 +66,11 @@ export default class ResourceServerMiddleware {
       return next()
     }
 
-    if (tokenInQuery(ctx)) return unauthorized(ctx, TOKEN_IN_URL)
+    if (tokenInQuery(ctx)) {
+      return ctx.request.header('authorization')
+        ? invalidTokenRequest(ctx, TWO_TOKEN_METHODS)
+        : unauthorized(ctx, TOKEN_IN_URL)
+    }
     if (credentials === null) {
       if (kind === 'anonymous') {
         ctx.subject = ANONYMOUS

@@ -14,6 +14,8 @@ export const REALM = 'modelgate'
 export const MISSING_TOKEN = 'Full authentication is required to access this resource'
 export const MALFORMED_TOKEN = 'Bearer token is malformed'
 export const WRONG_SCHEME = 'Only the Bearer authorization scheme is accepted'
+export const TWO_TOKEN_METHODS =
+  'The access token was sent in more than one way; use only the Authorization header'
 export const TOKEN_IN_URL =
   'Access tokens are accepted only in the Authorization header, not in the query string or form body'
 
@@ -84,6 +86,21 @@ export function unauthorized(ctx: HttpContext, description: string) {
     .header('WWW-Authenticate', bearerChallenge(description))
     .header('Cache-Control', 'no-store')
     .json({ error: 'unauthorized', error_description: description })
+}
+
+/**
+ * RFC 6750 3.1 `invalid_request`: the token was sent in more than one way (header and query or
+ * form body at once, catalogue OA31).
+ */
+export function invalidTokenRequest(ctx: HttpContext, description: string) {
+  ctx.response
+    .status(400)
+    .header(
+      'WWW-Authenticate',
+      `Bearer realm="${REALM}", error="invalid_request", error_description="${quotable(description)}"`
+    )
+    .header('Cache-Control', 'no-store')
+    .json({ error: 'invalid_request', error_description: description })
 }
 
 /** Ends the request with 400/414 in the project's error shape (path firewall). */

@@ -155,7 +155,10 @@ test.group('resource server: tokens', (group) => {
     const description =
       'Access tokens are accepted only in the Authorization header, not in the query string or form body'
     await expect401(assert, `/rest/userInfo?access_token=${token}`, description)
-    await expect401(assert, `/rest/userInfo?access_token=${token}`, description, bearer(token))
+    // Header and query at once is a malformed request (RFC 6750 3.1, catalogue OA31).
+    const both = await raw(`/rest/userInfo?access_token=${token}`, { headers: bearer(token) })
+    assert.equal(both.status, 400)
+    assert.equal(both.body.error, 'invalid_request')
     await expect401(assert, `/rest/userInfo?access%5Ftoken=${token}`, description)
     await setAnonymous('/rest/userInfo')
     await expect401(assert, `/rest/userInfo?access_token=${token}`, description)
