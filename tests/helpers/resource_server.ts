@@ -6,10 +6,11 @@
 import http from 'node:http'
 import net from 'node:net'
 import db from '@adonisjs/lucid/services/db'
-import OAuthClient from '#models/oauth_client'
+import { createClient } from '#tests/helpers/oauth'
+import type OAuthClient from '#models/oauth_client'
 import User from '#models/user'
 import { bumpVersion } from '#engine/metadata/store'
-import { digest, randomToken } from '#oauth/secrets'
+import { randomToken } from '#oauth/secrets'
 import { issueToken, newGrantId } from '#oauth/token_store'
 
 export interface RawResponse {
@@ -65,23 +66,13 @@ export function rawLine(requestLine: string): Promise<number> {
 
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` })
 
+/** A confidential client-credentials client (the shared builder of tests/helpers/oauth.ts). */
 export async function makeClient(overrides: Partial<OAuthClient> = {}) {
-  return OAuthClient.create({
-    clientId: `rs-client-${randomToken(6)}`,
-    secretHash: digest(randomToken(32)),
+  const { client } = await createClient({
     authenticationMethods: ['client_secret_basic'],
-    grantTypes: ['client_credentials'],
-    redirectUris: [],
-    requireProofKey: true,
-    accessTokenFormat: 'reference',
-    accessTokenTtl: 300,
-    refreshTokenTtl: 86400,
-    resourceRoles: ['rest-minimal'],
-    rowLevelRoles: [],
-    managedBy: 'database',
-    active: true,
     ...overrides,
   })
+  return client
 }
 
 export async function makeUser(overrides: Partial<User> = {}) {
