@@ -1,0 +1,418 @@
+import { test } from '@japa/runner'
+import { parseFilter } from '#engine/query/filter_parser'
+import type { FilterCondition, FilterGroup } from '#engine/query/filter_ast'
+import { conditionsOf } from '#engine/query/filter_ast'
+import { demoModel, errorOf, valueOf } from '#tests/unit/_query_fixtures'
+
+const ORDER = 'bookstore_Order'
+const CUSTOMER_ID = '5b9f3c1e-8d2a-4b7e-9c1f-0a2b3c4d5e6f'
+
+async function parse(filter: unknown, entity = ORDER) {
+  return parseFilter(await demoModel(), entity, filter)
+}
+
+/** The first root condition (`value` readable whatever its family). */
+async function only(
+  filter: unknown,
+  entity = ORDER
+): Promise<FilterCondition & { value?: unknown }> {
+  const root = valueOf(await parse(filter, entity)).root
+  return root.conditions[0] as FilterCondition
+}
+
+async function details(filter: unknown, entity = ORDER) {
+  return errorOf(await parse(filter, entity))
+}
+
+const c = (property: string, operator: string, value?: unknown) =>
+  value === undefined ? { property, operator } : { property, operator, value }
+
+test.group('filter parser: structure', () => {
+  test('an empty filter is no restriction', async ({ assert }) => {
+    for (const filter of [
+      {},
+      { conditions: [] },
+      { conditions: null },
+      '{}',
+      '{"conditions":[]}',
+    ]) {
+      const parsed = valueOf(await parse(filter))
+      assert.deepEqual(parsed.root, { kind: 'group', type: 'AND', conditions: [] })
+      assert.equal(parsed.conditionCount, 0)
+      assert.equal(parsed.entity.name, ORDER)
+    }
+  })
+
+  test('the upstream example: root conditions ANDed, an OR group, references', async ({
+    assert,
+  }) => {
+    const parsed = valueOf(
+      await parse({
+        conditions: [
+          {
+            group: 'OR',
+            conditions: [c('number', '<>', 'A-1'), c('amount', '>', 100)],
+          },
+          c('customer.name', 'startsWith', 'Sh'),
+          c('customer', '=', { _entityName: 'bookstore_Customer', id: CUSTOMER_ID }),
+          c('currency', 'in', ['EUR', 'USD']),
+          c('createdBy', 'isNull'),
+        ],
+      })
+    )
+    assert.equal(parsed.conditionCount, 6)
+    const [or, starts, customer, currency, createdBy] = parsed.root.conditions
+    assert.equal(or.kind, 'group')
+    assert.equal((or as FilterGroup).type, 'OR')
+    assert.deepInclude((or as FilterGroup).conditions[0], {
+      family: 'comparison',
+      comparator: '<>',
+      value: 'A-1',
+    })
+    assert.deepInclude((or as FilterGroup).conditions[1], { comparator: '>', value: '100' })
+    assert.deepInclude(starts, { family: 'like', match: 'startsWith', value: 'Sh' })
+    assert.deepInclude(customer, { family: 'comparison', comparator: '=', value: CUSTOMER_ID })
+    assert.deepEqual((customer as FilterCondition).valueType, {
+      datatype: 'uuid',
+      enum: null,
+      reference: 'bookstore_Customer',
+    })
+    assert.deepInclude(currency, { family: 'list', negated: false, values: ['EUR', 'USD'] })
+    assert.deepInclude(createdBy, { family: 'null', isSet: false, operator: 'isNull' })
+  })
+
+  test('group types are case-insensitive; groups nest; a group key wins', async ({ assert }) => {
+    const parsed = valueOf(
+      await parse({
+        conditions: [
+          {
+            group: 'or',
+            conditions: [
+              { group: 'And', conditions: [c('number', '=', 'a'), c('note', '=', 'b')] },
+              c('number', '=', 'c'),
+            ],
+          },
+          { group: 'AND', property: 'nope', conditions: [c('number', '=', 'd')] },
+        ],
+      })
+    )
+    const [or, and] = parsed.root.conditions as FilterGroup[]
+    assert.equal(or.type, 'OR')
+    assert.equal((or.conditions[0] as FilterGroup).type, 'AND')
+    assert.lengthOf((or.conditions[0] as FilterGroup).conditions, 2)
+    assert.equal(and.type, 'AND')
+    assert.equal(parsed.conditionCount, 4)
+    assert.deepEqual(
+      [...conditionsOf(parsed.root)].map((x) => (x as { value?: unknown }).value),
+      ['a', 'b', 'c', 'd']
+    )
+  })
+
+  test('empty groups impose no restriction and are dropped', async ({ assert }) => {
+    const parsed = valueOf(
+      await parse({
+        conditions: [
+          { group: 'OR', conditions: [] },
+          { group: 'OR', conditions: [{ group: 'AND' }, c('number', '=', 'x')] },
+          { group: 'AND', conditions: [{ group: 'OR', conditions: [{ group: 'OR' }] }] },
+        ],
+      })
+    )
+    assert.lengthOf(parsed.root.conditions, 1)
+    const or = parsed.root.conditions[0] as FilterGroup
+    assert.lengthOf(or.conditions, 1)
+    assert.equal(or.conditions[0].kind, 'condition')
+  })
+
+  test('unknown keys are ignored, as upstream', async ({ assert }) => {
+    const cond = await only({ conditions: [{ ...c('number', '=', 'x'), foo: 1 }], extra: true })
+    assert.equal(cond.value, 'x')
+  })
+
+  test('property paths: to-one, composition, to-many, many-to-many, system attributes', async ({
+    assert,
+  }) => {
+    const name = await only({ conditions: [c('customer.name', '=', 'Ann')] })
+    assert.deepEqual(
+      name.path.attributes.map((a) => a.name),
+      ['customer', 'name']
+    )
+    assert.deepEqual(
+      name.path.owners.map((e) => e.name),
+      [ORDER, 'bookstore_Customer']
+    )
+    assert.equal(name.path.text, 'customer.name')
+    assert.isFalse(name.path.toMany)
+
+    const country = await only({ conditions: [c('shippingAddress.country.name', '=', 'Germany')] })
+    assert.deepEqual(
+      country.path.owners.map((e) => e.name),
+      [ORDER, 'bookstore_Address', 'ref$Country']
+    )
+    const lines = await only({ conditions: [c('lines.quantity', '>', 2)] })
+    assert.isTrue(lines.path.toMany)
+    assert.deepInclude(lines, { value: 2 })
+    const authors = await only(
+      { conditions: [c('authors.lastName', 'contains', 'mann')] },
+      'bookstore_Book'
+    )
+    assert.isTrue(authors.path.toMany)
+    const deep = await only(
+      { conditions: [c('lines.book.publisher.country.name', '=', 'France')] },
+      ORDER
+    )
+    assert.lengthOf(deep.path.attributes, 5)
+    for (const [property, value] of [
+      ['id', CUSTOMER_ID],
+      ['version', 3],
+      ['createdBy', 'admin'],
+      ['customer.id', CUSTOMER_ID],
+    ] as const) {
+      const sys = await only({ conditions: [c(property, '=', value)] })
+      assert.equal(sys.path.text, property)
+    }
+  })
+
+  test('a path may end at a relation: to-one by id, to-many as "any related row"', async ({
+    assert,
+  }) => {
+    const customer = await only({ conditions: [c('customer', '<>', CUSTOMER_ID)] })
+    assert.equal(customer.path.attributes[0].kind, 'association')
+    const lines = await only({ conditions: [c('lines', 'notEmpty')] })
+    assert.deepInclude(lines, { family: 'null', isSet: true })
+    assert.isTrue(lines.path.toMany)
+    assert.equal(lines.valueType.reference, 'bookstore_OrderLine')
+    const stock = await only({ conditions: [c('stockItem', 'in', [1, '2'])] }, 'bookstore_Book')
+    assert.deepInclude(stock, { values: [1, 2] })
+    assert.equal(stock.valueType.datatype, 'long')
+  })
+
+  test('JSON text: strict and lenient (unquoted keys, single quotes, comments)', async ({
+    assert,
+  }) => {
+    const strict = await only('{"conditions":[{"property":"number","operator":"=","value":"a"}]}')
+    assert.equal(strict.value, 'a')
+    const lenient = await only(
+      "{conditions: [ /* upstream docs style */ {property: 'number', operator: '=', value: 'b'}]}"
+    )
+    assert.equal(lenient.value, 'b')
+    const decoded = await only(
+      decodeURIComponent(
+        encodeURIComponent('{"conditions":[{"property":"status","operator":"=","value":"PAID"}]}')
+      )
+    )
+    assert.equal(decoded.value, 'P')
+  })
+
+  test('the readable hook hides attributes anywhere on a path, like unknown ones', async ({
+    assert,
+  }) => {
+    const model = await demoModel()
+    const readable = (a: { name: string }) => a.name !== 'loyaltyPoints' && a.name !== 'customer'
+    const hidden = (property: string) =>
+      errorOf(parseFilter(model, ORDER, { conditions: [c(property, 'isNull')] }, { readable }))
+    assert.equal(hidden('customer').details, `Property for ${ORDER} not found: customer`)
+    assert.equal(hidden('customer.name').details, `Property for ${ORDER} not found: customer.name`)
+    const viaLines = errorOf(
+      parseFilter(
+        model,
+        'bookstore_Customer',
+        { conditions: [c('loyaltyPoints', '>', 1)] },
+        { readable }
+      )
+    )
+    assert.equal(viaLines.details, 'Property for bookstore_Customer not found: loyaltyPoints')
+    assert.isTrue(
+      parseFilter(model, ORDER, { conditions: [c('number', '=', 'x')] }, { readable }).ok
+    )
+  })
+})
+
+test.group('filter parser: errors', () => {
+  const cases: [string, unknown, string][] = [
+    ['no filter', undefined, 'Entities filter cannot be null'],
+    ['null filter', null, 'Entities filter cannot be null'],
+    ['filter not an object', [], 'Entities filter must be a JSON object'],
+    ['filter text null', 'null', 'Entities filter must be a JSON object'],
+    ['filter a number', 5, 'Entities filter must be a JSON object'],
+    [
+      'conditions not an array',
+      { conditions: { property: 'number' } },
+      "Field 'conditions' must be a JSON array",
+    ],
+    [
+      'group conditions not an array',
+      { conditions: [{ group: 'OR', conditions: 'x' }] },
+      "Field 'conditions' must be a JSON array",
+    ],
+    [
+      'no property',
+      { conditions: [{ operator: '=', value: 1 }] },
+      "Field 'property' is not defined for filter condition",
+    ],
+    [
+      'property null',
+      { conditions: [{ property: null, operator: '=', value: 1 }] },
+      "Field 'property' is not defined for filter condition",
+    ],
+    [
+      'property an object',
+      { conditions: [{ property: { a: 1 }, operator: '=', value: 1 }] },
+      "Field 'property' is not defined for filter condition",
+    ],
+    [
+      'no operator',
+      { conditions: [{ property: 'number', value: 1 }] },
+      "Field 'operator' is not defined for filter condition",
+    ],
+    [
+      'operator null',
+      { conditions: [c('number', null as any, 1)] },
+      "Field 'operator' is not defined for filter condition",
+    ],
+    ['unknown operator', { conditions: [c('number', 'xyz', 1)] }, 'Operator is not supported: xyz'],
+    ['operator case', { conditions: [c('number', 'IN', ['a'])] }, 'Operator is not supported: IN'],
+    ['empty operator', { conditions: [c('number', '', 'a')] }, 'Operator is not supported: '],
+    [
+      'operator not a string',
+      { conditions: [c('number', 1 as any, 'a')] },
+      'Operator is not supported: 1',
+    ],
+    [
+      'no value',
+      { conditions: [c('number', '=')] },
+      "Field 'value' is not defined for filter condition",
+    ],
+    [
+      'value null',
+      { conditions: [c('number', '=', null)] },
+      "Field 'value' is not defined for filter condition",
+    ],
+    [
+      'unknown property',
+      { conditions: [c('foo', '=', 1)] },
+      `Property for ${ORDER} not found: foo`,
+    ],
+    [
+      'unknown nested property',
+      { conditions: [c('customer.foo', '=', 1)] },
+      `Property for ${ORDER} not found: customer.foo`,
+    ],
+    [
+      'path through a datatype',
+      { conditions: [c('number.length', '=', 1)] },
+      `Property for ${ORDER} not found: number.length`,
+    ],
+    ['empty property', { conditions: [c('', '=', 1)] }, `Property for ${ORDER} not found: `],
+    [
+      'trailing dot',
+      { conditions: [c('customer.', '=', 1)] },
+      `Property for ${ORDER} not found: customer.`,
+    ],
+    [
+      'number as property',
+      { conditions: [c(5 as any, '=', 1)] },
+      `Property for ${ORDER} not found: 5`,
+    ],
+    [
+      'transient property',
+      { conditions: [c('total', '>', 1)] },
+      `Property for ${ORDER} is not persistent: total`,
+    ],
+    [
+      'transient through a path',
+      { conditions: [c('lines.lineTotal', '>', 1)] },
+      `Property for ${ORDER} is not persistent: lines.lineTotal`,
+    ],
+    [
+      'operator for type',
+      { conditions: [c('number', '>', 'a')] },
+      'Operator > is not available for java type java.lang.String',
+    ],
+    [
+      'operator for enum',
+      { conditions: [c('status', 'contains', 'N')] },
+      'Operator contains is not available for java type com.example.bookstore.OrderStatus',
+    ],
+    [
+      'operator for reference',
+      { conditions: [c('customer', '>', CUSTOMER_ID)] },
+      'Operator > is not available for java type bookstore_Customer',
+    ],
+    [
+      'in without array',
+      { conditions: [c('number', 'in', 'a')] },
+      'JSON array was expected as a value for condition with operator in',
+    ],
+    [
+      'notIn without array',
+      { conditions: [c('number', 'notIn', 5)] },
+      'JSON array was expected as a value for condition with operator notIn',
+    ],
+    ['bad value', { conditions: [c('amount', '>', 'x')] }, 'Cannot parse property value: x'],
+    ['bad enum value', { conditions: [c('status', '=', 'x')] }, 'Cannot parse enum value: x'],
+    [
+      'group type',
+      { conditions: [{ group: 'XOR', conditions: [] }] },
+      'Invalid conditions group type: XOR',
+    ],
+    [
+      'group type null',
+      { conditions: [{ group: null, conditions: [] }] },
+      'Invalid conditions group type: null',
+    ],
+    [
+      'group type number',
+      { conditions: [{ group: 1, conditions: [] }] },
+      'Invalid conditions group type: 1',
+    ],
+  ]
+  for (const [title, filter, expected] of cases) {
+    test(title, async ({ assert }) => {
+      assert.deepEqual(await details(filter), {
+        status: 400,
+        error: 'Cannot parse entities filter',
+        details: expected,
+      })
+    })
+  }
+
+  test('a non-object inside conditions is malformed JSON data, at any level', async ({
+    assert,
+  }) => {
+    for (const [element, text] of [
+      [null, 'null'],
+      ['abc', 'abc'],
+      [5, '5'],
+      [[1], '[1]'],
+    ] as const) {
+      for (const filter of [
+        { conditions: [element] },
+        { conditions: [{ group: 'OR', conditions: [c('number', '=', 'a'), element] }] },
+      ])
+        assert.deepEqual(await details(filter), {
+          status: 400,
+          error: 'Malformed request JSON data structure',
+          details: `JSON array element ${text} is not a valid JSON object literal`,
+        })
+    }
+  })
+
+  test('invalid JSON text is a 400 (upstream: 500) with the parser position', async ({
+    assert,
+  }) => {
+    const error = await details('{"conditions": [')
+    assert.equal(error.error, 'Cannot parse entities filter')
+    assert.match(error.details, /^Entities filter is not valid JSON: JSON5: invalid end of input/)
+    assert.equal((await details('')).status, 400)
+  })
+
+  test('an unknown entity is a 404', async ({ assert }) => {
+    for (const name of ['nope', 'constructor', '__proto__', 'toString'])
+      assert.deepEqual(await details({}, name), {
+        status: 404,
+        error: 'Entity not found',
+        details: `Entity ${name} not found`,
+      })
+  })
+})
