@@ -1,0 +1,54 @@
+/**
+ * DataManager: the only door to runtime-entity data for API code. Every operation runs as a
+ * subject and asks the security hooks (app/security/permissions.ts) at each step; reads go
+ * through the read pipeline (data/read/*), writes through the write pipeline (data/write/*).
+ * UnconstrainedDataManager (system jobs) skips the checks and says so in its name.
+ *
+ * Entity JSON in and out follows the upstream format (reference section 4).
+ */
+import type { Database } from '@adonisjs/lucid/database'
+import type { Model } from '../metadata/model.js'
+import type { Subject } from '#security/subject'
+
+export type EntityJson = Record<string, unknown>
+
+export interface ReadOptions {
+  /** Plan name (`_base`, `order-full`) or inline plan JSON; default `_base` (list) / `_base` (load). */
+  fetchPlan?: string
+  returnNulls?: boolean
+}
+
+export interface ListOptions extends ReadOptions {
+  /** Parsed filter JSON (object or text) as sent by the client; absent: all rows. */
+  filter?: unknown
+  sort?: string
+  limit?: number
+  offset?: number
+  returnCount?: boolean
+}
+
+export interface WriteOptions {
+  responseFetchPlan?: string
+  /** Version from an `If-Match` header (optimistic locking). */
+  ifMatch?: number
+}
+
+export interface DataContext {
+  db: Database
+  model: Model
+  subject: Subject
+  /** `svc.rest.default-max-fetch-size` and friends, read through the property resolver. */
+  maxFetchSize: number
+}
+
+export interface DataManagerContract {
+  load(entity: string, id: string, options?: ReadOptions): Promise<EntityJson>
+  list(entity: string, options?: ListOptions): Promise<{ items: EntityJson[]; total?: number }>
+  count(entity: string, filter?: unknown): Promise<number>
+  create(entity: string, body: EntityJson, options?: WriteOptions): Promise<EntityJson>
+  createMany(entity: string, bodies: EntityJson[], options?: WriteOptions): Promise<EntityJson[]>
+  update(entity: string, id: string, body: EntityJson, options?: WriteOptions): Promise<EntityJson>
+  updateMany(entity: string, bodies: EntityJson[], options?: WriteOptions): Promise<EntityJson[]>
+  delete(entity: string, id: string): Promise<void>
+  deleteMany(entity: string, ids: string[]): Promise<void>
+}

@@ -1,0 +1,31 @@
+/**
+ * Errors of the data layer, in the upstream REST body shape `{error, details}` with their
+ * status. DataManager throws them; the HTTP layer copies status and body. Strings are the
+ * upstream ones (reference section 5) except where design/architecture.md section 5 says better.
+ */
+export class DataError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    readonly details: string,
+    /** Upstream validation errors are an array body instead (reference 5.2). */
+    readonly body?: unknown
+  ) {
+    super(`${error}: ${details}`)
+  }
+
+  toJSON() {
+    return this.body ?? { error: this.error, details: this.details }
+  }
+}
+
+export const entityNotFound = (entity: string) =>
+  new DataError(404, 'Entity not found', `Entity ${entity} not found`)
+export const instanceNotFound = (entity: string, id: string) =>
+  new DataError(404, 'Entity not found', `Entity ${entity} with id ${id} not found`)
+export const fetchPlanNotFound = (entity: string, plan: string) =>
+  new DataError(404, 'Fetch plan not found', `Fetch plan ${plan} for entity ${entity} not found`)
+export const forbidden = (operation: string, entity: string) =>
+  new DataError(403, `${operation[0].toUpperCase()}${operation.slice(1)}ing forbidden`, `${operation} of ${entity} is not permitted`)
+export const badParameter = (details: string) => new DataError(400, 'Invalid parameter', details)
+export const conflict = (details: string) => new DataError(409, 'Optimistic lock', details)
