@@ -11,6 +11,7 @@ import { importDocument, importFile, type ImportOptions } from './definition/imp
 import { exportDocument } from './definition/exporter.js'
 import type { Model } from './metadata/model.js'
 import { readVersion } from './metadata/store.js'
+import { MessageStore } from '../i18n/store.js'
 
 export interface EngineOptions {
   propertiesFile: string | null
@@ -20,6 +21,8 @@ export interface EngineOptions {
 export class Engine {
   readonly registry = new ModelRegistry()
   readonly properties = new PropertyResolver()
+  /** Stored translations (mg_messages), reloaded when the 'messages' version changes. */
+  readonly messages = new MessageStore()
   /** mg_versions 'security': bumped on revocations, deactivations and secret changes. */
   securityVersion = 0
   #watcher: ChangeWatcher
@@ -56,6 +59,7 @@ export class Engine {
     const modelChanged = await this.registry.refresh(this.db)
     await this.properties.refresh(this.db.connection())
     this.securityVersion = await readVersion(this.db.connection(), 'security')
+    await this.messages.refresh(this.db.connection())
     if (modelChanged)
       this.logger.info(
         { version: this.model.version },

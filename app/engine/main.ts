@@ -13,3 +13,31 @@ export type { ImportResult } from './definition/importer.js'
 export { exportDocument, renderDocument } from './definition/exporter.js'
 export { inspectTable, listTables } from './schema/inspector.js'
 export type { InspectedTable } from './schema/inspector.js'
+export {
+  describeDatatypes,
+  describeEntities,
+  describeEntity,
+  describeEnum,
+  describeEnums,
+  describeFetchPlans,
+  describeNamedFetchPlan,
+  entityVisible,
+  UPSTREAM_DATATYPE,
+} from './metadata/describe.js'
+export type {
+  DatatypeDescription,
+  EntityDescription,
+  EnumDescription,
+  MetadataViewer,
+  PropertyDescription,
+} from './metadata/describe.js'
+export {
+  describeFetchPlan,
+  fetchPlanNames,
+  filterFetchPlan,
+  instanceNamePaths,
+  isBuiltinPlan,
+  resolveFetchPlan,
+  resolveInlineFetchPlan,
+} from './query/fetch_plans.js'
+export type { FetchPlanDescription, PlanNode } from './query/fetch_plans.js'

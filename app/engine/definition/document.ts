@@ -9,6 +9,7 @@ import type { ModelDefinition } from '../metadata/types.js'
 import { CARDINALITIES, ID_TYPES, ON_DELETE, TRAITS } from '../metadata/types.js'
 import type { Problem } from '../metadata/validate.js'
 import type { ClientEntry } from '../../oauth/client_definitions.js'
+import { messagePath, type MessagesSection } from '../../i18n/definition.js'
 
 export interface DefinitionDocument extends ModelDefinition {
   formatVersion: 1
@@ -16,6 +17,11 @@ export interface DefinitionDocument extends ModelDefinition {
   settings: Record<string, unknown>
   /** Undefined when the document has no `clients` section (then clients are left alone). */
   clients?: ClientEntry[]
+  /**
+   * Stored translations, `{ locale: { key: text | null } }` (app/i18n/definition.ts). Undefined
+   * when the document has no `messages` section (then they are left alone).
+   */
+  messages?: MessagesSection
 }
 
 /** Sections that other capabilities own; rejected until those capabilities exist. */
@@ -25,7 +31,6 @@ export const UNSUPPORTED_SECTIONS = [
   'users',
   'queries',
   'reports',
-  'messages',
 ]
 
 const caption = vine.record(vine.string())
@@ -129,6 +134,8 @@ const documentValidator = vine.compile(
     // null removes a stored setting (writeSettings); vine.any() alone rejects null.
     settings: vine.record(vine.any().nullable()).optional(),
     clients: vine.array(client).optional(),
+    // locale -> key -> text (null removes a stored translation); semantics in app/i18n.
+    messages: vine.record(vine.record(vine.string().nullable())).optional(),
   })
 )
 
@@ -150,6 +157,7 @@ const ALLOWED_KEYS: Record<string, string[]> = {
     'fetchPlans',
     'settings',
     'clients',
+    'messages',
     ...UNSUPPORTED_SECTIONS,
   ],
   entity: [
@@ -175,6 +183,9 @@ const ALLOWED_KEYS: Record<string, string[]> = {
 }
 
 function jsonPath(field: string): string {
+  // Message keys contain dots themselves: `messages.<locale>.<key>`.
+  const message = /^messages\.([^.]+)(?:\.(.+))?$/.exec(field)
+  if (message) return messagePath(message[1], message[2])
   return (
     '$' +
     field
@@ -288,6 +299,7 @@ export async function validateDocument(
       fetchPlans: (valid.fetchPlans ?? []).map((p: any) => ({ ...p, properties: p.properties })),
       settings: valid.settings ?? {},
       clients: valid.clients,
+      messages: valid.messages,
     },
   }
 }

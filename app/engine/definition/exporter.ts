@@ -7,6 +7,7 @@ import type { Database } from '@adonisjs/lucid/database'
 import YAML from 'yaml'
 import { loadModelDefinition } from '../metadata/store.js'
 import { exportClientEntries } from '../../oauth/client_definitions.js'
+import { exportMessages } from '../../i18n/definition.js'
 
 export async function exportDocument(db: Database): Promise<Record<string, unknown>> {
   const client = db.connection()
@@ -15,6 +16,7 @@ export async function exportDocument(db: Database): Promise<Record<string, unkno
   const settings = Object.fromEntries(rows.map((r) => [r.key, JSON.parse(r.value)]))
   // Database-managed clients with the digest of their secret, never the secret itself.
   const clients = await exportClientEntries(client)
+  const messages = await exportMessages(client)
   return {
     formatVersion: 1,
     enums: model.enums,
@@ -22,6 +24,7 @@ export async function exportDocument(db: Database): Promise<Record<string, unkno
     fetchPlans: model.fetchPlans,
     ...(rows.length ? { settings } : {}),
     ...(clients.length ? { clients } : {}),
+    ...(messages ? { messages } : {}),
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * `app:import`: parse -> structural validation -> merge with the stored model -> semantic
- * validation (JSON paths) -> settings and clients checks -> apply (plan, guard, one transaction
- * with the model, the settings and the clients).
+ * validation (JSON paths) -> settings, clients and messages checks -> apply (plan, guard, one
+ * transaction with the model, the settings, the clients and the stored translations).
  */
 import { readFile } from 'node:fs/promises'
 import { extname } from 'node:path'
@@ -21,6 +21,7 @@ import {
   planClientEntries,
   type GeneratedSecret,
 } from '../../oauth/client_definitions.js'
+import { checkMessages, describeMessagesChanges, writeMessages } from '../../i18n/definition.js'
 
 /** The apply result, plus the client secrets this import generated (shown once). */
 export interface ImportResult extends ApplyResult {
@@ -85,11 +86,13 @@ export async function importDocument(
 
   const current = await loadModelDefinition(db.connection())
   const merged = mergeDocument(current, document)
+  const mergedModel = normalizeModel(merged.model)
   // Unknown keys and unsupported sections (in `problems`) are reported with the semantic ones.
   const semantic = [
     ...problems,
     ...renameConflicts(current, document.entities),
-    ...validateModel(normalizeModel(merged.model), merged.paths),
+    ...validateModel(mergedModel, merged.paths),
+    ...checkMessages(document.messages, mergedModel),
   ]
   for (const [key, value] of Object.entries(document.settings)) {
     const definition = findProperty(key)
@@ -126,6 +129,13 @@ export async function importDocument(
   const extraChanges = [
     ...(await describeSettingsChanges(db.connection(), document.settings)),
     ...clientPlan.changes,
+    ...(await describeMessagesChanges(
+      db.connection(),
+      document.messages,
+      document.prune,
+      mergedModel,
+      merged.renames
+    )),
   ]
   let extraWritten = false
   let secrets: GeneratedSecret[] = []
@@ -144,7 +154,16 @@ export async function importDocument(
         document.prune
       )
       secrets = written.secrets
-      return (extraWritten = settingsWritten || written.changed)
+      // Also when the document has no messages section: translations follow renamed and
+      // removed model elements.
+      const messagesWritten = await writeMessages(
+        trx,
+        document.messages,
+        document.prune,
+        mergedModel,
+        merged.renames
+      )
+      return (extraWritten = settingsWritten || written.changed || messagesWritten)
     },
   })
   // applyModel only knows the model: a settings- or clients-only import came back 'unchanged'

@@ -13,6 +13,8 @@ import { collectRenames, followAttribute, followStored, type Renames } from './r
 export interface MergeResult {
   model: ModelDefinition
   hints: RenameHints
+  /** Entity and attribute renames (`renamedFrom`): stored translations follow them. */
+  renames: Renames
   paths: DefinitionPaths
 }
 
@@ -134,6 +136,7 @@ export function mergeDocument(
   return {
     model,
     hints: renameHints(current, model, doc.entities, origin),
+    renames,
     paths: {
       entity: (i) => entityPaths[i],
       attribute: (i, j) => attributePaths[i]?.(j) ?? `${entityPaths[i]}.attributes[${j}]`,

@@ -15,8 +15,11 @@ import { normalizeModel } from './normalize.js'
 import { tableNameFor } from './naming.js'
 import { Model } from './model.js'
 
-/** Version counters in mg_versions: the model, stored settings, and security (users, clients, tokens). */
-export type VersionKey = 'model' | 'settings' | 'security'
+/**
+ * Version counters in mg_versions: the model, stored settings, security (users, clients, tokens)
+ * and stored translations (app/i18n).
+ */
+export type VersionKey = 'model' | 'settings' | 'security' | 'messages'
 
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v))
 const parse = (v: string | null) => (v === null || v === undefined ? undefined : JSON.parse(v))
@@ -24,10 +27,7 @@ const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v)
 const bool = (v: unknown) => v === true || v === 1 || v === '1' || v === 't'
 const num = (v: unknown) => (v === null || v === undefined ? undefined : Number(v))
 
-export async function readVersion(
-  client: QueryClientContract,
-  key: VersionKey
-): Promise<number> {
+export async function readVersion(client: QueryClientContract, key: VersionKey): Promise<number> {
   const row = await client.from('mg_versions').where('key', key).select('version').first()
   return row ? Number(row.version) : 0
 }

@@ -1,0 +1,56 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import engine from '#engine/services/engine'
+import { resolveLocale, translations } from '#i18n/main'
+import { sendWithEtag } from '#controllers/rest/etag'
+
+/** Path parameters arrive percent-encoded (`ref%24Country`); a malformed escape stays as is. */
+function param(ctx: HttpContext, name: string): string {
+  const raw = String(ctx.params[name] ?? '')
+  try {
+    return decodeURIComponent(raw)
+  } catch {
+    return raw
+  }
+}
+
+/**
+ * `/rest/messages/*` (reference 8.5, spec 2.8 and 4.7): flat maps of captions in the request
+ * locale (app/i18n/main.ts). Answers carry an ETag; `If-None-Match` gives 304.
+ */
+export default class MessagesController {
+  #send(ctx: HttpContext, locale: string, map: Record<string, string>) {
+    return sendWithEtag(ctx, map, { modelVersion: engine.model.version, locale })
+  }
+
+  entities(ctx: HttpContext) {
+    const locale = resolveLocale(ctx)
+    return this.#send(ctx, locale, translations(locale).allEntities)
+  }
+
+  entity(ctx: HttpContext) {
+    const locale = resolveLocale(ctx)
+    const name = param(ctx, 'entityName')
+    const map = translations(locale).entities.get(name)
+    if (!map)
+      return ctx.response
+        .status(404)
+        .send({ error: 'Entity not found', details: `Entity ${name} not found` })
+    return this.#send(ctx, locale, map)
+  }
+
+  enums(ctx: HttpContext) {
+    const locale = resolveLocale(ctx)
+    return this.#send(ctx, locale, translations(locale).allEnums)
+  }
+
+  enum(ctx: HttpContext) {
+    const locale = resolveLocale(ctx)
+    const name = param(ctx, 'enumClassName')
+    const map = translations(locale).enums.get(name)
+    if (!map)
+      return ctx.response
+        .status(404)
+        .send({ error: 'Enum not found', details: `Enum with class name ${name} not found` })
+    return this.#send(ctx, locale, map)
+  }
+}

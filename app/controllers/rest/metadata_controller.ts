@@ -1,0 +1,141 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import engine from '#engine/services/engine'
+import {
+  describeDatatypes,
+  describeEntities,
+  describeEntity,
+  describeEnum,
+  describeEnums,
+  describeFetchPlans,
+  describeNamedFetchPlan,
+  type MetadataViewer,
+  type Model,
+} from '#engine/main'
+import { resolveLocale, translations, type Translations } from '#i18n/main'
+import { canRead, canView, policyKey } from '#security/permissions'
+import { MISSING_TOKEN, unauthorized } from '#oauth/resource_server'
+import { sendTagged, tagDocument, type TaggedDocument } from '#controllers/rest/etag'
+
+/**
+ * Rendered documents, per translations (memoized by i18n per model version, stored-messages
+ * generation and locale: a new model or an edited translation starts afresh) and per policy key
+ * (what the caller may see). Only found documents are cached: keys are bounded by the model.
+ */
+const documents = new WeakMap<Translations, Map<string, TaggedDocument>>()
+
+/** Path parameters arrive percent-encoded (`ref%24Country`); a malformed escape stays as is. */
+function param(ctx: HttpContext, name: string): string {
+  const raw = String(ctx.params[name] ?? '')
+  try {
+    return decodeURIComponent(raw)
+  } catch {
+    return raw
+  }
+}
+
+const notFound = (ctx: HttpContext, error: string, details: string) =>
+  ctx.response.status(404).send({ error, details })
+
+/** Which upstream 404 a lookup ends with. */
+type Missing = 'entity' | 'plan' | 'enum'
+
+/**
+ * `/rest/metadata/*` (reference 8.1-8.4): thin adapter over app/engine/metadata/describe.ts.
+ * Every answer is the current model version's, in the request locale, as the caller may see it.
+ */
+export default class MetadataController {
+  /** The cached document `key`, or `describe`'s result rendered, tagged and cached. */
+  #document(
+    ctx: HttpContext,
+    key: string,
+    describe: (model: Model, viewer: MetadataViewer) => object | Missing
+  ): TaggedDocument | Missing {
+    const subject = ctx.subject!
+    const model = engine.model
+    const locale = resolveLocale(ctx)
+    const texts = translations(locale)
+    if (!documents.has(texts)) documents.set(texts, new Map())
+    const cache = documents.get(texts)!
+    const cacheKey = `${policyKey(subject)}\u0000${key}`
+    const cached = cache.get(cacheKey)
+    if (cached) return cached
+    const found = describe(model, {
+      caption: (k) => texts.text(k),
+      canRead: (entity) => canRead(subject, entity),
+      canView: (entity, attribute) => canView(subject, entity, attribute),
+    })
+    if (typeof found === 'string') return found
+    const document = tagDocument(found, model.version, locale)
+    cache.set(cacheKey, document)
+    return document
+  }
+
+  #respond(ctx: HttpContext, found: TaggedDocument | Missing, entity = '', name = '') {
+    if (found === 'entity') return notFound(ctx, 'Entity not found', `Entity ${entity} not found`)
+    if (found === 'plan') {
+      const details = `Fetch plan ${name} for metaClass ${entity} not found`
+      return notFound(ctx, 'Fetch plan not found', details)
+    }
+    if (found === 'enum')
+      return notFound(ctx, 'Enum not found', `Enum with class name ${name} not found`)
+    return sendTagged(ctx, found)
+  }
+
+  async entities(ctx: HttpContext) {
+    if (!ctx.subject) return unauthorized(ctx, MISSING_TOKEN)
+    return this.#respond(ctx, this.#document(ctx, 'entities', describeEntities))
+  }
+
+  async entity(ctx: HttpContext) {
+    if (!ctx.subject) return unauthorized(ctx, MISSING_TOKEN)
+    const entity = param(ctx, 'entity')
+    const found = this.#document(
+      ctx,
+      `entity\u0000${entity}`,
+      (model, viewer) => describeEntity(model, entity, viewer) ?? 'entity'
+    )
+    return this.#respond(ctx, found, entity)
+  }
+
+  async fetchPlans(ctx: HttpContext) {
+    if (!ctx.subject) return unauthorized(ctx, MISSING_TOKEN)
+    const entity = param(ctx, 'entity')
+    const found = this.#document(
+      ctx,
+      `plans\u0000${entity}`,
+      (model, viewer) => describeFetchPlans(model, entity, viewer) ?? 'entity'
+    )
+    return this.#respond(ctx, found, entity)
+  }
+
+  async fetchPlan(ctx: HttpContext) {
+    if (!ctx.subject) return unauthorized(ctx, MISSING_TOKEN)
+    const entity = param(ctx, 'entity')
+    const plan = param(ctx, 'plan')
+    const found = this.#document(ctx, `plan\u0000${entity}\u0000${plan}`, (model, viewer) =>
+      describeNamedFetchPlan(model, entity, plan, viewer)
+    )
+    return this.#respond(ctx, found, entity, plan)
+  }
+
+  async enums(ctx: HttpContext) {
+    if (!ctx.subject) return unauthorized(ctx, MISSING_TOKEN)
+    return this.#respond(ctx, this.#document(ctx, 'enums', describeEnums))
+  }
+
+  async enum(ctx: HttpContext) {
+    if (!ctx.subject) return unauthorized(ctx, MISSING_TOKEN)
+    const fqn = param(ctx, 'fqn')
+    const found = this.#document(
+      ctx,
+      `enum\u0000${fqn}`,
+      (model, viewer) => describeEnum(model, fqn, viewer) ?? 'enum'
+    )
+    return this.#respond(ctx, found, '', fqn)
+  }
+
+  async datatypes(ctx: HttpContext) {
+    if (!ctx.subject) return unauthorized(ctx, MISSING_TOKEN)
+    return this.#respond(ctx, this.#document(ctx, 'datatypes', describeDatatypes))
+  }
+}

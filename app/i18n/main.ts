@@ -1,0 +1,40 @@
+/**
+ * Public surface of the i18n module: captions of model elements in a locale, the request locale,
+ * and the flat maps of the Messages API. Code outside app/i18n imports from here only (the
+ * definition section lives in ./definition.ts for the importer). See app/i18n/README.md.
+ */
+import type { HttpContext } from '@adonisjs/core/http'
+import engine from '#engine/services/engine'
+import { javaLocale, resolveLocale as matchLocale } from '#settings/request_locale'
+import { translationsOf, type Translations } from './catalog.js'
+
+export type { Translations, FlatMap } from './catalog.js'
+export { readableName, readableEntityName, readableEnumName, readableDefault } from './defaults.js'
+
+/** The translations of `locale` (Java form, `en`, `de`, `en_US`) for the current model. */
+export function translations(locale: string): Translations {
+  return translationsOf(engine.model, engine.messages, javaLocale(locale) || 'en')
+}
+
+/**
+ * The caption of a model element in `locale` (Java form: `en`, `de`, `en_US`). Keys:
+ * `bookstore_Order` (entity), `bookstore_Order.number` (attribute),
+ * `com.example.bookstore.OrderStatus` (enum), `com.example.bookstore.OrderStatus.NEW` (value).
+ * Precedence: the `messages` section > the `caption` field > a readable default from the name
+ * (`firstName` -> `First name`); the exact locale is tried before its language (`de_AT`, `de`).
+ */
+export function caption(locale: string, key: string): string {
+  return translations(locale).text(key)
+}
+
+/**
+ * The request's locale (Java form): the first `Accept-Language` entry matching
+ * `svc.core.available-locales` (exact or same language), else the token user's locale when it
+ * matches, else the first available locale.
+ */
+export function resolveLocale(ctx: HttpContext): string {
+  const available = engine.properties.get<string[]>('svc.core.available-locales')
+  const subject = ctx.subject
+  const userLocale = subject?.kind === 'user' ? subject.locale : null
+  return matchLocale(ctx.request.header('accept-language'), available, [userLocale])
+}
