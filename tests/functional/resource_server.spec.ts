@@ -258,7 +258,9 @@ test.group('resource server: anonymous patterns and open URLs', (group) => {
 
   test('CORS: the preflight is not blocked and a 401 carries CORS headers', async ({ assert }) => {
     // Cross-origin access is opt-in (config/cors.ts): allow the console's dev origin.
-    await (await engine()).importDocument({
+    await (
+      await engine()
+    ).importDocument({
       formatVersion: 1,
       settings: { 'svc.cors.allowed-origins': 'http://localhost:5173' },
     })

@@ -25,7 +25,14 @@ export const instanceNotFound = (entity: string, id: string) =>
   new DataError(404, 'Entity not found', `Entity ${entity} with id ${id} not found`)
 export const fetchPlanNotFound = (entity: string, plan: string) =>
   new DataError(404, 'Fetch plan not found', `Fetch plan ${plan} for entity ${entity} not found`)
-export const forbidden = (operation: string, entity: string) =>
-  new DataError(403, `${operation[0].toUpperCase()}${operation.slice(1)}ing forbidden`, `${operation} of ${entity} is not permitted`)
+const GERUND: Record<string, string> = {
+  create: 'Creating',
+  read: 'Reading',
+  update: 'Updating',
+  delete: 'Deleting',
+}
+/** 403 `Reading forbidden`, `Creating forbidden`, ... (upstream strings). */
+export const forbidden = (operation: 'create' | 'read' | 'update' | 'delete', entity: string) =>
+  new DataError(403, `${GERUND[operation]} forbidden`, `${operation} of ${entity} is not permitted`)
 export const badParameter = (details: string) => new DataError(400, 'Invalid parameter', details)
 export const conflict = (details: string) => new DataError(409, 'Optimistic lock', details)
