@@ -18,6 +18,8 @@ server.use([
 ])
 
 router.use([
+  // Lenient request JSON of /rest/entities (upstream reads it with lenient Gson).
+  () => import('#middleware/lenient_json_middleware'),
   () => import('@adonisjs/core/bodyparser_middleware'),
   () => import('#middleware/form_token_guard_middleware'),
 ])

@@ -9,6 +9,8 @@
 import type { Database } from '@adonisjs/lucid/database'
 import type { Model } from '../metadata/model.js'
 import type { Subject } from '#security/subject'
+import * as reader from './read/main.js'
+import * as writer from './write/main.js'
 
 export type EntityJson = Record<string, unknown>
 
@@ -51,4 +53,48 @@ export interface DataManagerContract {
   updateMany(entity: string, bodies: EntityJson[], options?: WriteOptions): Promise<EntityJson[]>
   delete(entity: string, id: string): Promise<void>
   deleteMany(entity: string, ids: string[]): Promise<void>
+}
+
+/**
+ * The secured implementation: every call runs as `context.subject` and goes through the
+ * permission hooks inside the read and write pipelines.
+ */
+export class DataManager implements DataManagerContract {
+  constructor(readonly context: DataContext) {}
+
+  load(entity: string, id: string, options?: ReadOptions) {
+    return reader.load(this.context, entity, id, options)
+  }
+
+  list(entity: string, options?: ListOptions) {
+    return reader.list(this.context, entity, options)
+  }
+
+  count(entity: string, filter?: unknown) {
+    return reader.count(this.context, entity, filter)
+  }
+
+  create(entity: string, body: EntityJson, options?: WriteOptions) {
+    return writer.create(this.context, entity, body, options)
+  }
+
+  createMany(entity: string, bodies: EntityJson[], options?: WriteOptions) {
+    return writer.createMany(this.context, entity, bodies, options)
+  }
+
+  update(entity: string, id: string, body: EntityJson, options?: WriteOptions) {
+    return writer.update(this.context, entity, id, body, options)
+  }
+
+  updateMany(entity: string, bodies: EntityJson[], options?: WriteOptions) {
+    return writer.updateMany(this.context, entity, bodies, options)
+  }
+
+  delete(entity: string, id: string) {
+    return writer.remove(this.context, entity, id)
+  }
+
+  deleteMany(entity: string, ids: string[]) {
+    return writer.deleteMany(this.context, entity, ids)
+  }
 }

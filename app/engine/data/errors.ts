@@ -25,14 +25,16 @@ export const instanceNotFound = (entity: string, id: string) =>
   new DataError(404, 'Entity not found', `Entity ${entity} with id ${id} not found`)
 export const fetchPlanNotFound = (entity: string, plan: string) =>
   new DataError(404, 'Fetch plan not found', `Fetch plan ${plan} for entity ${entity} not found`)
-const GERUND: Record<string, string> = {
-  create: 'Creating',
+const FORBIDDEN_NOUN = {
+  create: 'Creation',
   read: 'Reading',
   update: 'Updating',
-  delete: 'Deleting',
+  delete: 'Deletion',
 }
-/** 403 `Reading forbidden`, `Creating forbidden`, ... (upstream strings). */
-export const forbidden = (operation: 'create' | 'read' | 'update' | 'delete', entity: string) =>
-  new DataError(403, `${GERUND[operation]} forbidden`, `${operation} of ${entity} is not permitted`)
+/** 403 `Reading forbidden` / `Creation of the X is forbidden` ... (upstream strings, reference 5.1). */
+export const forbidden = (operation: keyof typeof FORBIDDEN_NOUN, entity: string) => {
+  const noun = FORBIDDEN_NOUN[operation]
+  return new DataError(403, `${noun} forbidden`, `${noun} of the ${entity} is forbidden`)
+}
 export const badParameter = (details: string) => new DataError(400, 'Invalid parameter', details)
 export const conflict = (details: string) => new DataError(409, 'Optimistic lock', details)

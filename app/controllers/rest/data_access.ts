@@ -1,0 +1,30 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import db from '@adonisjs/lucid/services/db'
+import engine from '#engine/services/engine'
+import { DataManager } from '#engine/data/data_manager'
+import { DataError } from '#engine/data/errors'
+import { MISSING_TOKEN, unauthorized } from '#oauth/resource_server'
+
+/**
+ * Runs `action` with a DataManager acting as the request's subject (401 without one) and turns
+ * DataError into its status and upstream body. The one place REST controllers get data access.
+ */
+export async function withDataManager<T>(
+  ctx: HttpContext,
+  action: (data: DataManager) => Promise<T>
+): Promise<T | void> {
+  const subject = ctx.subject
+  if (!subject) return unauthorized(ctx, MISSING_TOKEN)
+  const data = new DataManager({
+    db,
+    model: engine.model,
+    subject,
+    maxFetchSize: Number(engine.properties.get('svc.rest.default-max-fetch-size')) || 10000,
+  })
+  try {
+    return await action(data)
+  } catch (error) {
+    if (!(error instanceof DataError)) throw error
+    ctx.response.status(error.status).json(error.toJSON())
+  }
+}

@@ -1,0 +1,99 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import type { DataManager, EntityJson, WriteOptions } from '#engine/data/data_manager'
+import { lenientBody } from '#middleware/lenient_json_middleware'
+import { DataError } from '#engine/data/errors'
+import { withDataManager } from './data_access.js'
+
+/** Path parameters arrive percent-encoded (`ref%24Country`). */
+function param(ctx: HttpContext, name: string): string {
+  const raw = String(ctx.params[name] ?? '')
+  try {
+    return decodeURIComponent(raw)
+  } catch {
+    return raw
+  }
+}
+
+/** The request body as the lenient JSON middleware read it (unquoted keys, single quotes). */
+function body(ctx: HttpContext, error: string): unknown {
+  const read = lenientBody(ctx)
+  if (!read || read.body === undefined) throw new DataError(400, error, '')
+  return read.body
+}
+
+function options(ctx: HttpContext): WriteOptions {
+  const qs = ctx.request.qs()
+  const plan = qs.responseFetchPlan ?? qs.responseView
+  const ifMatch = ctx.request.header('if-match')
+  const version = ifMatch === undefined ? undefined : Number(ifMatch.replace(/^(W\/)?"|"$/g, ''))
+  if (version !== undefined && !Number.isInteger(version)) {
+    throw new DataError(400, 'Invalid parameter', 'If-Match must be an entity version number')
+  }
+  return {
+    responseFetchPlan: typeof plan === 'string' && plan !== '' ? plan : undefined,
+    ifMatch: version,
+  }
+}
+
+/**
+ * `POST|PUT|DELETE /rest/entities/:entity[/:id]` (reference 2.5-2.7): a thin adapter over the
+ * write half of DataManager (app/engine/data/write). DataError leaves as status + upstream body.
+ */
+export default class EntityWritesController {
+  async #run(ctx: HttpContext, work: (data: DataManager) => Promise<void>) {
+    await withDataManager(ctx, work)
+  }
+
+  async create(ctx: HttpContext) {
+    await this.#run(ctx, async (data) => {
+      const entity = param(ctx, 'entity')
+      const payload = body(ctx, 'Malformed request JSON data structure')
+      const url = ctx.request.completeUrl(false).replace(/\/+$/, '')
+      if (Array.isArray(payload)) {
+        const created = await data.createMany(entity, payload, options(ctx))
+        ctx.response.status(201).header('Location', url).send(created)
+        return
+      }
+      const created = await data.create(entity, payload as EntityJson, options(ctx))
+      ctx.response.status(201).header('Location', `${url}/${created.id}`).send(created)
+    })
+  }
+
+  async update(ctx: HttpContext) {
+    await this.#run(ctx, async (data) => {
+      const payload = body(ctx, 'Cannot deserialize an entity from JSON')
+      const { entity, id } = { entity: param(ctx, 'entity'), id: param(ctx, 'id') }
+      ctx.response.send(await data.update(entity, id, payload as EntityJson, options(ctx)))
+    })
+  }
+
+  async updateMany(ctx: HttpContext) {
+    await this.#run(ctx, async (data) => {
+      const payload = body(ctx, 'Cannot deserialize an entity from JSON')
+      if (!Array.isArray(payload)) {
+        const message = 'The body of bulk update request should be an array'
+        throw new DataError(400, message, message)
+      }
+      const entity = param(ctx, 'entity')
+      ctx.response.send(await data.updateMany(entity, payload, options(ctx)))
+    })
+  }
+
+  async destroy(ctx: HttpContext) {
+    await this.#run(ctx, async (data) => {
+      await data.delete(param(ctx, 'entity'), param(ctx, 'id'))
+      ctx.response.status(204)
+    })
+  }
+
+  async destroyMany(ctx: HttpContext) {
+    await this.#run(ctx, async (data) => {
+      const payload = body(ctx, 'Cannot deserialize an entity from JSON')
+      if (!Array.isArray(payload)) {
+        throw new DataError(400, 'Invalid parameter', 'The body of bulk delete should be an array')
+      }
+      await data.deleteMany(param(ctx, 'entity'), payload)
+      ctx.response.status(204)
+    })
+  }
+}

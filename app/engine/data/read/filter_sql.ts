@@ -1,0 +1,130 @@
+/**
+ * Parsed filter (query/filter_ast.ts) -> WHERE clauses on a Lucid query builder. Identifiers
+ * come only from AttributeMeta / the model's tables, values only become bindings. Every step of
+ * a property path through a relation is an EXISTS subquery correlated with the row it starts
+ * from: to-one and to-many alike (a to-many path is existential), soft-deleted rows of the
+ * related entity never match. An empty `in` matches nothing, an empty `notIn` everything: no
+ * `IN ()` is ever emitted. LIKE binds `likePattern` and declares its escape character.
+ */
+import type { DatabaseQueryBuilderContract } from '@adonisjs/lucid/types/querybuilder'
+import type { AttributeMeta, EntityMeta } from '../../metadata/model.js'
+import type { FilterCondition, FilterNode, FilterScalar } from '../../query/filter_ast.js'
+import { LIKE_ESCAPE, likePattern } from '../../query/operators/like.js'
+import type { DataContext } from '../data_manager.js'
+
+export type Builder = DatabaseQueryBuilderContract
+
+/** Fresh table aliases for one statement. */
+export class Aliases {
+  #n = 0
+  next(prefix = 't'): string {
+    return `${prefix}${++this.#n}`
+  }
+}
+
+export const isSqlite = (ctx: DataContext) => ctx.db.connection().dialect.name !== 'postgres'
+
+/** Hides soft-deleted rows of `entity` (alias `alias`). */
+export function live(q: Builder, entity: EntityMeta, alias: string) {
+  if (entity.traits.has('softDelete')) q.whereNull(`${alias}.deleted_date`)
+}
+
+export class FilterCompiler {
+  constructor(
+    private ctx: DataContext,
+    private aliases: Aliases
+  ) {}
+
+  apply(q: Builder, node: FilterNode, alias: string) {
+    if (node.kind === 'condition') return this.#condition(q, node, alias)
+    const children = node.conditions
+    if (node.type === 'AND') {
+      for (const child of children) q.where((sub) => this.apply(sub, child, alias))
+    } else {
+      q.where((sub) => {
+        for (const child of children) sub.orWhere((s) => this.apply(s, child, alias))
+      })
+    }
+  }
+
+  #condition(q: Builder, c: FilterCondition, alias: string) {
+    this.#step(q, c, 0, alias)
+  }
+
+  #step(q: Builder, c: FilterCondition, index: number, alias: string) {
+    const a = c.path.attributes[index]
+    const last = index === c.path.attributes.length - 1
+    if (!last) {
+      q.whereExists(this.#related(a, alias, (sub, t) => this.#step(sub, c, index + 1, t)))
+      return
+    }
+    if (a.column) return this.#scalar(q, c, `${alias}.${a.column}`)
+    // A relation without a column of its own (to-many, inverse one-to-one): compare its rows.
+    if (c.family === 'null') {
+      const exists = this.#related(a, alias, () => {})
+      return c.isSet ? q.whereExists(exists) : q.whereNotExists(exists)
+    }
+    q.whereExists(this.#related(a, alias, (sub, t) => this.#scalar(sub, c, `${t}.id`)))
+  }
+
+  /** `select 1 from target where <joined to alias.a> and <live> and <inner>`. */
+  #related(a: AttributeMeta, alias: string, inner: (q: Builder, target: string) => void) {
+    const model = this.ctx.model
+    const target = model.entity(a.target!)!
+    const t = this.aliases.next()
+    const q = this.ctx.db.from(`${target.table} as ${t}`).select(this.ctx.db.raw('1'))
+    if (a.column) {
+      q.whereRaw('?? = ??', [`${t}.id`, `${alias}.${a.column}`])
+    } else if (a.linkTable) {
+      const l = this.aliases.next('l')
+      const link = a.linkTable
+      q.innerJoin(`${link.table} as ${l}`, `${l}.${link.targetColumn}`, `${t}.id`)
+      q.whereRaw('?? = ??', [`${l}.${link.ownerColumn}`, `${alias}.id`])
+    } else {
+      const mapped = target.attributes.get(a.mappedBy ?? '')
+      if (mapped?.linkTable) {
+        const l = this.aliases.next('l')
+        const link = mapped.linkTable
+        q.innerJoin(`${link.table} as ${l}`, `${l}.${link.ownerColumn}`, `${t}.id`)
+        q.whereRaw('?? = ??', [`${l}.${link.targetColumn}`, `${alias}.id`])
+      } else if (mapped?.column) {
+        q.whereRaw('?? = ??', [`${t}.${mapped.column}`, `${alias}.id`])
+      } else {
+        q.whereRaw('1 = 0')
+      }
+    }
+    live(q, target, t)
+    inner(q, t)
+    return q
+  }
+
+  #bind(value: FilterScalar): FilterScalar {
+    return typeof value === 'boolean' && isSqlite(this.ctx) ? Number(value) : value
+  }
+
+  #scalar(q: Builder, c: FilterCondition, column: string) {
+    switch (c.family) {
+      case 'comparison':
+        q.where(column, c.comparator, this.#bind(c.value))
+        return
+      case 'list': {
+        const values = c.values.map((v) => this.#bind(v))
+        if (values.length === 0) {
+          if (!c.negated) q.whereRaw('1 = 0')
+          return
+        }
+        if (c.negated) q.whereNotIn(column, values)
+        else q.whereIn(column, values)
+        return
+      }
+      case 'like': {
+        const not = c.negated ? 'not ' : ''
+        q.whereRaw(`lower(??) ${not}like lower(?) escape ?`, [column, likePattern(c), LIKE_ESCAPE])
+        return
+      }
+      case 'null':
+        if (c.isSet) q.whereNotNull(column)
+        else q.whereNull(column)
+    }
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * Executes a read plan: ONE statement for the root page (filter as EXISTS subqueries, sort
+ * through to-one paths as LEFT JOINs) and ONE batched statement per relation of each plan level
+ * (to-one: `id in (...)`, inverse/one-to-many: `fk in (...)`, many-to-many: through the link
+ * table), never one per row. Soft-deleted rows are hidden at every level.
+ */
+import type { AttributeMeta, EntityMeta } from '../../metadata/model.js'
+import type { PlanNode } from '../../query/fetch_plans.js'
+import type { SortKey } from '../../query/sort.js'
+import type { DataContext } from '../data_manager.js'
+import type { Builder } from './filter_sql.js'
+import { Aliases, FilterCompiler, live } from './filter_sql.js'
+import type { ReadPlan } from './plan.js'
+
+/** A loaded row and its loaded relations (absent key: not loaded). */
+export interface LoadedRow {
+  row: Record<string, unknown>
+  rel: Map<string, LoadedRow | LoadedRow[] | null>
+}
+
+/** Ids per IN list: far below SQLite's and PostgreSQL's bind-parameter limits. */
+const CHUNK = 5000
+const OWNER = '__owner'
+
+const isToMany = (a: AttributeMeta) =>
+  a.cardinality === 'ONE_TO_MANY' || a.cardinality === 'MANY_TO_MANY'
+
+/** The columns a plan level needs (id, datatype attributes, foreign keys of its references). */
+function columns(entity: EntityMeta, plan: PlanNode, alias: string): string[] {
+  const out = new Set([`${alias}.id`])
+  for (const name of plan.properties.keys()) {
+    const a = entity.attributes.get(name)
+    if (a?.column && !a.transient) out.add(`${alias}.${a.column}`)
+  }
+  return [...out]
+}
+
+/** The root statement without paging and columns: table, live rows, filter. */
+export function rootQuery(ctx: DataContext, plan: Pick<ReadPlan, 'entity' | 'filter'>) {
+  const aliases = new Aliases()
+  const q = ctx.db.from(`${plan.entity.table} as t0`)
+  live(q, plan.entity, 't0')
+  if (plan.filter?.root.conditions.length) {
+    new FilterCompiler(ctx, aliases).apply(q, plan.filter.root, 't0')
+  }
+  return { q, aliases }
+}
+
+/** ORDER BY for sort keys; paths through to-one references LEFT JOIN their tables. */
+function applySort(ctx: DataContext, q: Builder, keys: SortKey[], aliases: Aliases) {
+  const joins = new Map<string, string>()
+  for (const key of keys) {
+    let alias = 't0'
+    let prefix = ''
+    const attrs = key.path.attributes
+    for (const a of attrs.slice(0, -1)) {
+      prefix += `.${a.name}`
+      let joined = joins.get(prefix)
+      if (!joined) {
+        const target = ctx.model.entity(a.target!)!
+        joined = aliases.next('s')
+        if (a.column) {
+          q.leftJoin(`${target.table} as ${joined}`, `${joined}.id`, `${alias}.${a.column}`)
+        } else {
+          const mapped = target.attributes.get(a.mappedBy ?? '')!
+          q.leftJoin(`${target.table} as ${joined}`, `${joined}.${mapped.column}`, `${alias}.id`)
+        }
+        joins.set(prefix, joined)
+      }
+      alias = joined
+    }
+    q.orderBy(`${alias}.${attrs[attrs.length - 1].column}`, key.direction)
+  }
+  q.orderBy('t0.id', 'asc')
+}
+
+/** The root page (or one row by id), with every relation level of the load plan. */
+export async function loadRoot(
+  ctx: DataContext,
+  plan: ReadPlan,
+  byId?: string | number
+): Promise<LoadedRow[]> {
+  const { q, aliases } = rootQuery(ctx, plan)
+  q.select(columns(plan.entity, plan.load, 't0'))
+  if (byId !== undefined) q.where('t0.id', byId)
+  else {
+    applySort(ctx, q, plan.sort, aliases)
+    if (plan.limit !== null) q.limit(plan.limit)
+    if (plan.offset) q.offset(plan.offset)
+  }
+  const rows: LoadedRow[] = (await q).map((row: Record<string, unknown>) => ({
+    row,
+    rel: new Map(),
+  }))
+  await loadRelations(ctx, plan.entity, plan.load, rows)
+  return rows
+}
+
+function chunks<T>(values: T[]): T[][] {
+  const out: T[][] = []
+  for (let i = 0; i < values.length; i += CHUNK) out.push(values.slice(i, i + CHUNK))
+  return out
+}
+
+/** Rows of `target` where `key` (a column expression) is in `ids`; `key` is kept as OWNER. */
+async function fetchBy(
+  ctx: DataContext,
+  target: EntityMeta,
+  plan: PlanNode,
+  ids: unknown[],
+  key: { column: string; link?: { table: string; ownerColumn: string; targetColumn: string } }
+): Promise<Record<string, unknown>[]> {
+  const out: Record<string, unknown>[] = []
+  for (const part of chunks(ids)) {
+    const q = ctx.db.from(`${target.table} as r`).select(columns(target, plan, 'r'))
+    if (key.link) {
+      const { table, ownerColumn, targetColumn } = key.link
+      q.innerJoin(`${table} as l`, `l.${targetColumn}`, 'r.id')
+      q.select(`l.${ownerColumn} as ${OWNER}`).whereIn(`l.${ownerColumn}`, part as string[])
+    } else {
+      q.select(`${key.column} as ${OWNER}`).whereIn(key.column, part as string[])
+    }
+    live(q, target, 'r')
+    out.push(...(await q.orderBy('r.id')))
+  }
+  return out
+}
+
+const distinct = (values: unknown[]) => [
+  ...new Set(values.filter((v) => v !== null && v !== undefined)),
+]
+
+/** Loads each relation of `plan` for `parents` (one statement per relation), then recurses. */
+export async function loadRelations(
+  ctx: DataContext,
+  entity: EntityMeta,
+  plan: PlanNode,
+  parents: LoadedRow[]
+) {
+  if (parents.length === 0) return
+  for (const [name, sub] of plan.properties) {
+    const a = entity.attributes.get(name)
+    if (!sub || !a || a.kind === 'datatype' || a.transient) continue
+    const target = ctx.model.entity(a.target!)!
+    const parentIds = distinct(parents.map((p) => p.row.id))
+    let rows: Record<string, unknown>[]
+    let keyOf: (p: LoadedRow) => unknown
+    if (a.column) {
+      rows = await fetchBy(ctx, target, sub, distinct(parents.map((p) => p.row[a.column!])), {
+        column: 'r.id',
+      })
+      keyOf = (p) => p.row[a.column!]
+    } else {
+      keyOf = (p) => p.row.id
+      const mapped = target.attributes.get(a.mappedBy ?? '')
+      const link = a.linkTable ?? mapped?.linkTable
+      if (a.linkTable) {
+        rows = await fetchBy(ctx, target, sub, parentIds, { column: '', link: a.linkTable })
+      } else if (link) {
+        const swapped = { ...link, ownerColumn: link.targetColumn, targetColumn: link.ownerColumn }
+        rows = await fetchBy(ctx, target, sub, parentIds, { column: '', link: swapped })
+      } else if (mapped?.column) {
+        rows = await fetchBy(ctx, target, sub, parentIds, { column: `r.${mapped.column}` })
+      } else rows = []
+    }
+    // One LoadedRow per target id, shared by every parent that refers to it.
+    const byId = new Map<string, LoadedRow>()
+    const byOwner = new Map<string, LoadedRow[]>()
+    for (const { [OWNER]: owner, ...row } of rows) {
+      const id = String(row.id)
+      if (!byId.has(id)) byId.set(id, { row, rel: new Map() })
+      const list = byOwner.get(String(owner)) ?? []
+      list.push(byId.get(id)!)
+      byOwner.set(String(owner), list)
+    }
+    for (const p of parents) {
+      const found = byOwner.get(String(keyOf(p))) ?? []
+      p.rel.set(name, isToMany(a) ? found : (found[0] ?? null))
+    }
+    await loadRelations(ctx, target, sub, [...byId.values()])
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The read half of DataManager: `load`, `list`, `count` for a subject (DataContext). Pipeline:
+ * entity lookup (404) -> read permission (403) -> fetch plan (404) cut to viewable attributes ->
+ * filter (400) and sort -> paging (limit above the maximum: 400) -> root statement + one batched
+ * statement per relation level (loader.ts) -> entity JSON (serializer.ts).
+ */
+import type { EntityMeta } from '../../metadata/model.js'
+import type { DataContext, EntityJson, ListOptions, ReadOptions } from '../data_manager.js'
+import { DataError, instanceNotFound } from '../errors.js'
+import { loadRoot, rootQuery } from './loader.js'
+import type { ReadPlan } from './plan.js'
+import { outputAndLoad, planFilter, planPaging, planSort, readableEntity } from './plan.js'
+import { serialize } from './serializer.js'
+
+export type { ReadPlan } from './plan.js'
+export type { LoadedRow } from './loader.js'
+export { instanceName, serialize } from './serializer.js'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** The id segment per the entity's id type (upstream `getIdFromString`). */
+export function parseId(entity: EntityMeta, id: string): string | number {
+  const invalid = () =>
+    new DataError(400, 'Invalid entity ID', `Cannot convert ${id} into valid entity ID`)
+  if (entity.idType === 'uuid') {
+    if (!UUID.test(id)) throw invalid()
+    return id.toLowerCase()
+  }
+  if (entity.idType === 'long') {
+    if (!/^-?\d{1,19}$/.test(id)) throw invalid()
+    const n = Number(id)
+    return Number.isSafeInteger(n) ? n : id
+  }
+  return id
+}
+
+function serializeAll(
+  ctx: DataContext,
+  plan: ReadPlan,
+  rows: Awaited<ReturnType<typeof loadRoot>>
+) {
+  const options = { returnNulls: plan.returnNulls }
+  return rows.map((r) => serialize(ctx.model, plan.entity, plan.output, r, options))
+}
+
+export async function load(
+  ctx: DataContext,
+  entityName: string,
+  id: string,
+  options: ReadOptions = {}
+): Promise<EntityJson> {
+  const entity = readableEntity(ctx, entityName)
+  const key = parseId(entity, id)
+  const plan: ReadPlan = {
+    entity,
+    ...outputAndLoad(ctx, entity, options.fetchPlan),
+    filter: null,
+    sort: [],
+    limit: 1,
+    offset: 0,
+    returnNulls: !!options.returnNulls,
+  }
+  const rows = await loadRoot(ctx, plan, key)
+  if (rows.length === 0) throw instanceNotFound(entity.name, id)
+  return serializeAll(ctx, plan, rows)[0]
+}
+
+export async function list(
+  ctx: DataContext,
+  entityName: string,
+  options: ListOptions = {}
+): Promise<{ items: EntityJson[]; total?: number }> {
+  const entity = readableEntity(ctx, entityName)
+  const filter = planFilter(ctx, entity, options.filter)
+  const plan: ReadPlan = {
+    entity,
+    ...outputAndLoad(ctx, entity, options.fetchPlan),
+    filter,
+    sort: planSort(ctx, entity, options.sort),
+    ...planPaging(ctx, options.limit, options.offset),
+    returnNulls: !!options.returnNulls,
+  }
+  const items = serializeAll(ctx, plan, await loadRoot(ctx, plan))
+  if (!options.returnCount) return { items }
+  return { items, total: await countPlan(ctx, plan) }
+}
+
+async function countPlan(ctx: DataContext, plan: Pick<ReadPlan, 'entity' | 'filter'>) {
+  const { q } = rootQuery(ctx, plan)
+  const row = await q.count('* as total').first()
+  return Number(row?.total ?? 0)
+}
+
+export async function count(
+  ctx: DataContext,
+  entityName: string,
+  filter?: unknown
+): Promise<number> {
+  const entity = readableEntity(ctx, entityName)
+  return countPlan(ctx, { entity, filter: planFilter(ctx, entity, filter) })
+}

@@ -1,0 +1,182 @@
+/**
+ * The pure read plan: entity, fetch plan (what the response shows) and load plan (what is
+ * loaded: the fetch plan plus what instance names need), both cut down to what the subject may
+ * view, the parsed filter and sort, paging. No database here.
+ */
+import JSON5 from 'json5'
+import type { EntityMeta, Model } from '../../metadata/model.js'
+import type { FetchPlanProperty, InlineFetchPlan } from '../../metadata/types.js'
+import type { PlanNode } from '../../query/fetch_plans.js'
+import {
+  filterFetchPlan,
+  resolveFetchPlan,
+  resolveInlineFetchPlan,
+} from '../../query/fetch_plans.js'
+import type { ParsedFilter } from '../../query/filter_ast.js'
+import { parseFilter } from '../../query/filter_parser.js'
+import type { SortKey } from '../../query/sort.js'
+import { parseSort } from '../../query/sort.js'
+import { isPlainObject } from '../../query/errors.js'
+import { canRead, canView, policyKey } from '#security/permissions'
+import type { DataContext } from '../data_manager.js'
+import { DataError, entityNotFound, fetchPlanNotFound, forbidden } from '../errors.js'
+
+export interface ReadPlan {
+  entity: EntityMeta
+  /** What the response writes. */
+  output: PlanNode
+  /** What is loaded: `output` plus the instance-name attributes at every level. */
+  load: PlanNode
+  filter: ParsedFilter | null
+  sort: SortKey[]
+  limit: number | null
+  offset: number
+  returnNulls: boolean
+}
+
+export const invalidFetchPlan = (details: string) =>
+  new DataError(400, 'Invalid FetchPlan definition', details)
+
+/** The entity, after the subject's read permission (404 before 403, as upstream). */
+export function readableEntity(ctx: DataContext, name: string): EntityMeta {
+  const entity = ctx.model.entity(name)
+  if (!entity) throw entityNotFound(name)
+  if (!canRead(ctx.subject, entity.name)) {
+    throw forbidden('read', entity.name)
+  }
+  return entity
+}
+
+/** Inline plan JSON (reference 3.3) -> the definition's `{extends?, properties}` form. */
+function inlineProperties(raw: unknown, text: string): FetchPlanProperty[] {
+  if (!Array.isArray(raw)) throw invalidFetchPlan(text)
+  const out: FetchPlanProperty[] = []
+  for (const p of raw) {
+    if (typeof p === 'string') out.push(p)
+    else if (isPlainObject(p) && typeof p.name === 'string') {
+      const nested = p.fetchPlan ?? p.view
+      if (nested === undefined || nested === null) out.push(p.name)
+      else if (typeof nested === 'string') out.push({ name: p.name, fetchPlan: nested })
+      else out.push({ name: p.name, fetchPlan: inlineNested(nested, text) })
+    } else throw invalidFetchPlan(text)
+  }
+  return out
+}
+
+function inlineNested(raw: unknown, text: string): InlineFetchPlan {
+  if (!isPlainObject(raw)) throw invalidFetchPlan(text)
+  const properties = inlineProperties(raw.properties ?? [], text)
+  return typeof raw.extends === 'string' ? { extends: raw.extends, properties } : { properties }
+}
+
+/** A plan name, inline plan text or inline plan object -> the expanded plan. */
+export function resolvePlan(ctx: DataContext, entity: EntityMeta, plan: unknown): PlanNode {
+  if (plan === undefined || plan === null || plan === '') plan = '_base'
+  if (typeof plan === 'string' && !plan.trim().startsWith('{')) {
+    const node = resolveFetchPlan(ctx.model, entity.name, plan)
+    if (!node) throw fetchPlanNotFound(entity.name, plan)
+    return node
+  }
+  let raw: unknown = plan
+  const text = typeof plan === 'string' ? plan : JSON.stringify(plan)
+  if (typeof plan === 'string') {
+    try {
+      raw = JSON5.parse(plan)
+    } catch {
+      throw invalidFetchPlan(text)
+    }
+  }
+  if (!isPlainObject(raw)) throw invalidFetchPlan(text)
+  if (raw.entity !== undefined && raw.entity !== entity.name) {
+    throw invalidFetchPlan(`Fetch plan entity ${String(raw.entity)} does not match ${entity.name}`)
+  }
+  const node = resolveInlineFetchPlan(ctx.model, entity.name, inlineNested(raw, text))
+  if (!node) throw fetchPlanNotFound(entity.name, String(raw.extends))
+  return node
+}
+
+/** Deep merge of `extra` into `base` (base order first). */
+function merge(base: PlanNode, extra: PlanNode): PlanNode {
+  const props = new Map(base.properties)
+  for (const [name, sub] of extra.properties) {
+    const existing = props.get(name)
+    if (!props.has(name) || (!existing && sub)) props.set(name, sub)
+    else if (existing && sub) props.set(name, merge(existing, sub))
+  }
+  return { ...base, properties: props }
+}
+
+/** `plan` plus, at every level, what the entity's instance name needs. */
+export function withInstanceNames(model: Model, plan: PlanNode): PlanNode {
+  const props = new Map<string, PlanNode | null>()
+  for (const [name, sub] of plan.properties) props.set(name, sub && withInstanceNames(model, sub))
+  const names = resolveFetchPlan(model, plan.entity, '_instance_name')
+  const node = { ...plan, properties: props }
+  return names ? merge(node, names) : node
+}
+
+/** The plan without attributes the subject may not view and references it may not read. */
+export function secure(ctx: DataContext, plan: PlanNode): PlanNode {
+  return filterFetchPlan(plan, (entity, attribute, nested) => {
+    const a = ctx.model.entity(entity)?.attributes.get(attribute)
+    if (!a || a.transient) return false
+    if (!canView(ctx.subject, entity, attribute)) return false
+    return !nested || canRead(ctx.subject, nested.entity)
+  })
+}
+
+const readable = (ctx: DataContext) => (a: { entity: string; name: string }) =>
+  canView(ctx.subject, a.entity, a.name)
+
+export function planFilter(ctx: DataContext, entity: EntityMeta, filter: unknown) {
+  if (filter === undefined) return null
+  const parsed = parseFilter(ctx.model, entity.name, filter, { readable: readable(ctx) })
+  if (!parsed.ok) throw new DataError(parsed.error.status, parsed.error.error, parsed.error.details)
+  return parsed.value
+}
+
+export function planSort(ctx: DataContext, entity: EntityMeta, sort: unknown): SortKey[] {
+  const parsed = parseSort(ctx.model, entity.name, sort, { readable: readable(ctx) })
+  if (!parsed.ok) throw new DataError(parsed.error.status, parsed.error.error, parsed.error.details)
+  return parsed.value.keys
+}
+
+export function limitExceeded() {
+  return new DataError(
+    400,
+    'The value of limit exceeded',
+    'The value of the limit exceeds the maximum possible value from application.properties'
+  )
+}
+
+function paging(value: unknown, name: string): number | undefined {
+  if (value === undefined || value === null) return undefined
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value
+  throw new DataError(400, 'Invalid parameter', `Invalid ${name} parameter: ${String(value)}`)
+}
+
+export function planPaging(ctx: DataContext, limit: unknown, offset: unknown) {
+  const l = paging(limit, 'limit')
+  if (l !== undefined && l > ctx.maxFetchSize) throw limitExceeded()
+  return { limit: l ?? ctx.maxFetchSize, offset: paging(offset, 'offset') ?? 0 }
+}
+
+/**
+ * The output and load plans. Named plans are cached per model version (`derive`) and policy key
+ * (what the subject may view); inline plans are expanded per request.
+ */
+export function outputAndLoad(
+  ctx: DataContext,
+  entity: EntityMeta,
+  fetchPlan: unknown
+): { output: PlanNode; load: PlanNode } {
+  const build = () => {
+    const output = secure(ctx, resolvePlan(ctx, entity, fetchPlan))
+    return { output, load: secure(ctx, withInstanceNames(ctx.model, output)) }
+  }
+  const name = fetchPlan ?? '_base'
+  if (typeof name !== 'string' || name.trim().startsWith('{')) return build()
+  // Unknown plans throw before anything is cached: cache keys stay bounded by the model.
+  const key = `readPlan:${entity.name}\u0000${name}\u0000${policyKey(ctx.subject)}`
+  return ctx.model.derive(key, build)
+}

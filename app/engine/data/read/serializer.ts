@@ -1,0 +1,100 @@
+/**
+ * Loaded rows -> entity JSON (reference 4.1): `_entityName`, `_instanceName`, `id` (a string),
+ * then the fetch plan's attributes in meta-class order; nulls omitted unless `returnNulls`;
+ * references as nested objects per the nested plan, collections as arrays; an entity reached
+ * again on its own path is written as its three meta keys only.
+ */
+import type { EntityMeta, Model } from '../../metadata/model.js'
+import type { PlanNode } from '../../query/fetch_plans.js'
+import { instanceNamePaths } from '../../query/fetch_plans.js'
+import type { EntityJson } from '../data_manager.js'
+import type { LoadedRow } from './loader.js'
+import { formatId, formatValue } from './values.js'
+
+const NOT_LOADED = Symbol('not loaded')
+
+/** The text of one instance-name path, or NOT_LOADED when something it needs is missing. */
+function pathText(model: Model, entity: EntityMeta, node: LoadedRow, path: string[]): unknown {
+  const [first, ...rest] = path
+  const a = entity.attributes.get(first)
+  if (!a) return NOT_LOADED
+  if (a.kind === 'datatype') {
+    if (!a.column || !(a.column in node.row)) return NOT_LOADED
+    const value = node.row[a.column]
+    if (value === null || value === undefined) return ''
+    if (a.datatype === 'enum') {
+      const def = model.enums.get(a.definition?.enum ?? '')
+      const v = def?.values.find((e) => e.id === String(value))
+      const caption = v?.caption as Record<string, string> | undefined
+      return caption?.en ?? v?.name ?? String(value)
+    }
+    const formatted = formatValue(model, a, value)
+    return typeof formatted === 'object' ? JSON.stringify(formatted) : String(formatted)
+  }
+  if (!node.rel.has(first)) return NOT_LOADED
+  const child = node.rel.get(first)
+  if (Array.isArray(child)) return NOT_LOADED
+  if (!child) return ''
+  const target = model.entity(a.target!)!
+  return rest.length ? pathText(model, target, child, rest) : instanceName(model, target, child)
+}
+
+/** Instance name from the pattern; upstream's `toString()` fallback when it cannot be made. */
+export function instanceName(model: Model, entity: EntityMeta, node: LoadedRow): string {
+  const fallback = `${entity.name}-${formatId(node.row.id)} [detached]`
+  const pattern = entity.instanceName
+  if (!pattern) return fallback
+  const paths = instanceNamePaths(entity)
+  if (!pattern.includes('{')) {
+    const text = paths.length ? pathText(model, entity, node, paths[0]) : NOT_LOADED
+    return text === NOT_LOADED ? fallback : String(text)
+  }
+  let failed = false
+  const result = pattern.replace(/\{([^}]*)\}/g, (_m, p: string) => {
+    const text = pathText(model, entity, node, p.trim().split('.'))
+    if (text === NOT_LOADED) failed = true
+    return String(text)
+  })
+  return failed ? fallback : result
+}
+
+export interface SerializeOptions {
+  returnNulls: boolean
+}
+
+export function serialize(
+  model: Model,
+  entity: EntityMeta,
+  plan: PlanNode,
+  node: LoadedRow,
+  options: SerializeOptions,
+  ancestry: ReadonlySet<string> = new Set()
+): EntityJson {
+  const out: EntityJson = {
+    _entityName: entity.name,
+    _instanceName: instanceName(model, entity, node),
+    id: formatId(node.row.id),
+  }
+  const key = `${entity.name}\u0000${out.id}`
+  if (ancestry.has(key)) return out
+  const inner = new Set(ancestry).add(key)
+  for (const a of entity.attributeList) {
+    if (a.name === 'id' || a.transient || !plan.properties.has(a.name)) continue
+    if (a.kind === 'datatype') {
+      const value = a.column ? node.row[a.column] : undefined
+      if (value === null || value === undefined) {
+        if (options.returnNulls) out[a.name] = null
+      } else out[a.name] = formatValue(model, a, value)
+      continue
+    }
+    const sub = plan.properties.get(a.name)
+    const target = model.entity(a.target!)
+    if (!sub || !target || !node.rel.has(a.name)) continue
+    const child = node.rel.get(a.name)
+    if (Array.isArray(child)) {
+      out[a.name] = child.map((c) => serialize(model, target, sub, c, options, inner))
+    } else if (child) out[a.name] = serialize(model, target, sub, child, options, inner)
+    else if (options.returnNulls) out[a.name] = null
+  }
+  return out
+}

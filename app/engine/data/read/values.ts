@@ -1,0 +1,85 @@
+/**
+ * Stored column values -> upstream JSON values (reference 4.3), for both dialects: SQLite hands
+ * back text and 0/1, node-pg hands back Date objects (local time for `date`/`timestamp`, an
+ * instant for `timestamptz`), numeric text for `numeric`/`bigint` and parsed `jsonb`.
+ */
+import type { AttributeMeta, Model } from '../../metadata/model.js'
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0')
+
+/** A fraction with minimal digits, none when zero (upstream's ISO formatter). */
+function fraction(ms: number): string {
+  return ms ? `.${pad(ms, 3).replace(/0+$/, '')}` : ''
+}
+
+function localDate(d: Date): string {
+  return `${pad(d.getFullYear(), 4)}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`
+}
+
+function localDateTime(d: Date): string {
+  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`
+  return `${localDate(d)}T${time}${fraction(d.getMilliseconds())}`
+}
+
+/** `2021-02-06 12:03:38.000` / `...T12:03:38.049` text -> `2021-02-06T12:03:38.049`. */
+function dateTimeText(text: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2})?(\.\d+)?/.exec(text)
+  if (!m) return text
+  const frac = (m[4] ?? '').replace(/0+$/, '')
+  return `${m[1]}T${m[2]}${m[3] ?? ':00'}${frac === '.' ? '' : frac}`
+}
+
+function instant(value: unknown): string {
+  if (value instanceof Date) return value.toISOString()
+  if (typeof value === 'number') return new Date(value).toISOString()
+  const text = String(value)
+  // Text from SQLite: keep the stored offset; a bare local text is read as UTC.
+  const parsed = new Date(/[zZ]|[+-]\d{2}(:?\d{2})?$/.test(text) ? text : `${text}Z`)
+  return Number.isNaN(parsed.getTime()) ? text : parsed.toISOString()
+}
+
+function number(value: unknown): number {
+  return typeof value === 'number' ? value : Number(value)
+}
+
+/** The JSON value of a datatype attribute's stored value (never called with null). */
+export function formatValue(model: Model, a: AttributeMeta, value: unknown): unknown {
+  switch (a.datatype) {
+    case 'int':
+    case 'long':
+    case 'double':
+    case 'decimal':
+      return number(value)
+    case 'boolean':
+      return value === true || value === 1 || value === '1' || value === 'true'
+    case 'date':
+      return value instanceof Date ? localDate(value) : String(value).slice(0, 10)
+    case 'time': {
+      const text = String(value)
+      return text.length > 8 && /\.0*$/.test(text) ? text.slice(0, 8) : text
+    }
+    case 'dateTime':
+      return value instanceof Date ? localDateTime(value) : dateTimeText(String(value))
+    case 'offsetDateTime':
+      return instant(value)
+    case 'json':
+      if (typeof value !== 'string') return value
+      try {
+        return JSON.parse(value)
+      } catch {
+        return value
+      }
+    case 'enum': {
+      const enumName = a.definition?.enum
+      const def = enumName ? model.enums.get(enumName) : undefined
+      return def?.values.find((v) => v.id === String(value))?.name ?? String(value)
+    }
+    default:
+      return typeof value === 'string' ? value : String(value)
+  }
+}
+
+/** Ids are JSON strings in every entity object (reference 4.1). */
+export function formatId(value: unknown): string {
+  return String(value)
+}

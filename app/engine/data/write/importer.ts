@@ -1,0 +1,199 @@
+/**
+ * The import graph (spec 4.2 rules 1-7, reference 4.4-4.6): one entity object of the request
+ * is merged into its row. Absent keys stay untouched; to-one references by {id}; owned to-one
+ * compositions are saved before the row (it holds their key), collections after it
+ * (relations.ts). Violations are collected; once there is one, nothing more is written and the
+ * caller rolls the transaction back.
+ */
+import { randomUUID } from 'node:crypto'
+import { canDo, canModify } from '#security/permissions'
+import type { AttributeMeta, EntityMeta } from '../../metadata/model.js'
+import { conflict } from '../errors.js'
+import { saveCollection } from './relations.js'
+import { removeRow } from './remover.js'
+import {
+  META_KEYS,
+  findRow,
+  isObject,
+  referenceMissing,
+  writeForbidden,
+  type Id,
+  type Row,
+  type WriteState,
+} from './state.js'
+import { checkMandatory, checkUnique, checkValue, joinPath, mustBeUnique } from './validate.js'
+import { cannotDeserialize, toDbValue, toIdValue } from './values.js'
+
+export interface SaveTarget {
+  /** The stored row being updated; null: create. */
+  existing: Row | null
+  /** Back-reference of a composition child: set automatically, ignored in the body. */
+  backRef?: { attribute: string; value: Id }
+  /** Expected version from `If-Match` (root only). */
+  ifMatch?: number
+}
+
+const notObject = (a: AttributeMeta) =>
+  cannotDeserialize(
+    '',
+    `Attribute '${a.name}' refers to an entity. Property value must be a JSON object literal`
+  )
+
+/** The key of a new row: the body's id (uuid/string ids), a new UUID, or the database's. */
+function newId(entity: EntityMeta, body: Row): Id | undefined {
+  if (body.id !== undefined && body.id !== null) {
+    const id = toIdValue(entity.idType, body.id)
+    if (id === undefined) throw cannotDeserialize(`Invalid id ${JSON.stringify(body.id)}`)
+    return id
+  }
+  return entity.idType === 'uuid' ? randomUUID() : undefined
+}
+
+async function toOneReference(s: WriteState, a: AttributeMeta, value: unknown, isNew: boolean) {
+  if (value === null) return null
+  if (!isObject(value)) throw notObject(a)
+  const target = s.ctx.model.entity(a.target!)!
+  const id = toIdValue(target.idType, value.id)
+  // Soft-deleted targets are found: import loads with soft deletion off (reference 2.5).
+  if (id === undefined || !(await findRow(s, target, id, true)))
+    throw referenceMissing(isNew, a.name)
+  return id
+}
+
+/** An owned to-one composition: the child is created or updated; a replaced child goes. */
+async function toOneComposition(
+  s: WriteState,
+  a: AttributeMeta,
+  value: unknown,
+  existing: Row | null,
+  path: string,
+  after: (() => Promise<void>)[]
+) {
+  const target = s.ctx.model.entity(a.target!)!
+  const previous = existing?.[a.column!] ?? null
+  let childId: Id | null = null
+  if (value !== null) {
+    if (!isObject(value)) throw notObject(a)
+    // Rule 5: with an id the child is updated, without one a new child replaces the old one.
+    const id = value.id === undefined ? undefined : toIdValue(target.idType, value.id)
+    const row = id === undefined ? null : await findRow(s, target, id)
+    childId = await saveEntity(s, target, row ? { ...value, id } : value, joinPath(path, a.name), {
+      existing: row,
+    })
+  }
+  if (previous !== null && String(previous) !== String(childId)) {
+    after.push(async () => {
+      const old = await findRow(s, target, previous)
+      if (old) await removeRow(s, target, old)
+    })
+  }
+  return childId
+}
+
+/** Version check and bump: a stale version is a conflict, and so is a lost race. */
+function expectedVersion(body: Row, target: SaveTarget, entity: EntityMeta): number | undefined {
+  if (!entity.traits.has('versioned') || !target.existing) return undefined
+  const current = Number(target.existing.version)
+  const sent = body.version ?? target.ifMatch
+  if (sent !== undefined && sent !== null && Number(sent) !== current) {
+    throw conflict(
+      `Row was updated or deleted by another transaction: ${entity.name} ${target.existing.id} has version ${current}, not ${sent}`
+    )
+  }
+  return current
+}
+
+async function writeRow(
+  s: WriteState,
+  entity: EntityMeta,
+  row: Row,
+  id: Id | undefined,
+  target: SaveTarget,
+  version: number | undefined
+): Promise<Id> {
+  const audited = entity.traits.has('audited')
+  if (!target.existing) {
+    if (id !== undefined) row.id = id
+    if (entity.traits.has('versioned')) row.version = 1
+    if (audited) {
+      Object.assign(row, { created_by: s.user, created_date: s.now })
+      Object.assign(row, { last_modified_by: s.user, last_modified_date: s.now })
+    }
+    const result = await s.trx.table(entity.table).insert(row).returning('id')
+    const first = result[0] as unknown
+    return id ?? (isObject(first) ? (first.id as Id) : (first as Id))
+  }
+  if (audited) Object.assign(row, { last_modified_by: s.user, last_modified_date: s.now })
+  const query = s.trx.from(entity.table).where('id', target.existing.id)
+  if (version !== undefined) {
+    row.version = version + 1
+    query.where('version', version)
+  }
+  if (Object.keys(row).length === 0) return target.existing.id
+  const affected = await query.update(row)
+  const count = Array.isArray(affected) ? affected.length : Number(affected)
+  if (count !== 1) throw conflict(`${entity.name} ${target.existing.id} was changed concurrently`)
+  return target.existing.id
+}
+
+/** Merges one entity object into its row (created when `target.existing` is null); its id. */
+export async function saveEntity(
+  s: WriteState,
+  entity: EntityMeta,
+  body: Row,
+  path: string,
+  target: SaveTarget
+): Promise<Id> {
+  const isNew = !target.existing
+  if (!canDo(s.ctx.subject, entity.name, isNew ? 'create' : 'update')) {
+    throw writeForbidden(isNew ? 'create' : 'update', entity.name)
+  }
+  const id = isNew ? newId(entity, body) : (target.existing!.id as Id)
+  const row: Row = {}
+  const after: (() => Promise<void>)[] = []
+  const collections: [AttributeMeta, unknown][] = []
+  for (const [key, value] of Object.entries(body)) {
+    if (META_KEYS.has(key)) continue
+    const a = entity.attributes.get(key)
+    if (!a) throw cannotDeserialize(`Unknown attribute '${key}' of entity ${entity.name}`)
+    // Server-managed, computed and read-only attributes are ignored (reference 4.4).
+    if (a.system || a.transient || a.readOnly) continue
+    if (!canModify(s.ctx.subject, entity.name, a.name)) continue
+    if (target.backRef?.attribute === a.name) continue
+    const attrPath = joinPath(path, a.name)
+    if (a.kind === 'datatype') {
+      row[a.column!] = toDbValue(s.ctx.model, a, value, s.dialect)
+      s.violations.push(...checkValue(a, value, attrPath))
+    } else if (a.cardinality === 'ONE_TO_MANY' || a.cardinality === 'MANY_TO_MANY') {
+      collections.push([a, value])
+    } else if (!a.column) {
+      // Inverse to-one side (mappedBy): the other row holds the key, as for a one-to-many.
+      if (value !== null && !isObject(value)) throw notObject(a)
+      if (a.kind === 'association' && a.mappedBy) collections.push([a, value ? [value] : []])
+    } else if (a.kind === 'composition') {
+      row[a.column] = await toOneComposition(s, a, value, target.existing, path, after)
+    } else {
+      row[a.column] = await toOneReference(s, a, value, isNew)
+    }
+  }
+  if (target.backRef) {
+    row[entity.attributes.get(target.backRef.attribute)!.column!] = target.backRef.value
+  }
+  if (isNew && id !== undefined) row.id = id
+  s.violations.push(...checkMandatory(entity, row, isNew, path))
+  delete row.id
+  const version = expectedVersion(body, target, entity)
+  s.violations.push(...(await checkUnique(s.trx, entity, row, target.existing, id, path)))
+  // A given key of a new row must be free (soft-deleted rows still hold theirs).
+  if (isNew && body.id !== undefined && body.id !== null && (await findRow(s, entity, id!, true)))
+    s.violations.push(mustBeUnique(joinPath(path, 'id'), id))
+  if (s.violations.length) {
+    // Keep validating the nested collections; nothing is written any more.
+    for (const [a, value] of collections) await saveCollection(s, a, value, null, path)
+    return id ?? 0
+  }
+  const savedId = await writeRow(s, entity, row, id, target, version)
+  for (const [a, value] of collections) await saveCollection(s, a, value, savedId, path)
+  for (const step of after) await step()
+  return savedId
+}

@@ -1,0 +1,193 @@
+/**
+ * The write half of DataManager: `create`, `createMany`, `update`, `updateMany`, `delete`,
+ * `deleteMany` for a subject (DataContext). Pipeline (reference 4.6): entity lookup (404) ->
+ * CRUD permission (403) -> response fetch plan (404/400) -> one transaction: import graph
+ * (importer.ts, relations.ts, remover.ts) with validation (400 array, nothing written),
+ * optimistic locking (409), audit columns and version -> minimal response or the
+ * `responseFetchPlan` view through the read half's `load`.
+ */
+import type { EntityMeta } from '../../metadata/model.js'
+import type { DataContext, EntityJson, WriteOptions } from '../data_manager.js'
+import { DataError, entityNotFound, instanceNotFound } from '../errors.js'
+import { load, parseId } from '../read/main.js'
+import { resolvePlan } from '../read/plan.js'
+import { canDo } from '#security/permissions'
+import { translateDriverError } from './driver_errors.js'
+import { saveEntity } from './importer.js'
+import { removeRow } from './remover.js'
+import { findRow, isObject, newState, writeForbidden, type Id, type WriteState } from './state.js'
+import { validationFailed } from './validate.js'
+import { toIdValue } from './values.js'
+
+function writableEntity(ctx: DataContext, name: string, operation: 'create' | 'update' | 'delete') {
+  const entity = ctx.model.entity(name)
+  if (!entity) throw entityNotFound(name)
+  if (!canDo(ctx.subject, entity.name, operation)) throw writeForbidden(operation, entity.name)
+  return entity
+}
+
+/** Runs `work` in one transaction; violations roll everything back; driver errors translated. */
+async function inTransaction<T>(
+  ctx: DataContext,
+  options: WriteOptions,
+  work: (s: WriteState) => Promise<T>
+): Promise<T> {
+  try {
+    return await ctx.db.transaction(async (trx) => {
+      const s = newState(ctx, trx, options)
+      const result = await work(s)
+      if (s.violations.length) throw validationFailed(s.violations)
+      return result
+    })
+  } catch (error) {
+    throw translateDriverError(error)
+  }
+}
+
+/** The created/updated entity as the response shows it (reference 2.5/2.6). */
+async function respond(ctx: DataContext, entity: EntityMeta, id: Id, options: WriteOptions) {
+  if (options.responseFetchPlan) {
+    return load(ctx, entity.name, String(id), { fetchPlan: options.responseFetchPlan })
+  }
+  const versioned = entity.traits.has('versioned')
+  const plan = versioned
+    ? JSON.stringify({ extends: '_instance_name', properties: ['version'] })
+    : '_instance_name'
+  const full = await load(ctx, entity.name, String(id), { fetchPlan: plan })
+  const minimal: EntityJson = {}
+  for (const key of ['_entityName', '_instanceName', 'id', 'version']) {
+    if (full[key] !== undefined) minimal[key] = full[key]
+  }
+  return minimal
+}
+
+function checkResponsePlan(ctx: DataContext, entity: EntityMeta, options: WriteOptions) {
+  if (options.responseFetchPlan) resolvePlan(ctx, entity, options.responseFetchPlan)
+}
+
+function requireObject(body: unknown): Record<string, unknown> {
+  if (!isObject(body))
+    throw new DataError(
+      400,
+      'Cannot deserialize an entity from JSON',
+      'The body must be a JSON object'
+    )
+  return body
+}
+
+/** Create, or update when the body names an existing row (import: "load by id, create if absent"). */
+async function createOne(s: WriteState, entity: EntityMeta, body: unknown, path: string) {
+  const object = requireObject(body)
+  const id =
+    object.id === undefined || object.id === null ? undefined : toIdValue(entity.idType, object.id)
+  const existing = id === undefined ? null : await findRow(s, entity, id)
+  if (existing && !canDo(s.ctx.subject, entity.name, 'update'))
+    throw writeForbidden('update', entity.name)
+  return saveEntity(s, entity, object, path, { existing })
+}
+
+export async function create(
+  ctx: DataContext,
+  entityName: string,
+  body: EntityJson,
+  options: WriteOptions = {}
+) {
+  const entity = writableEntity(ctx, entityName, 'create')
+  checkResponsePlan(ctx, entity, options)
+  const id = await inTransaction(ctx, options, (s) => createOne(s, entity, body, ''))
+  return respond(ctx, entity, id, options)
+}
+
+export async function createMany(
+  ctx: DataContext,
+  entityName: string,
+  bodies: EntityJson[],
+  options: WriteOptions = {}
+) {
+  const entity = writableEntity(ctx, entityName, 'create')
+  checkResponsePlan(ctx, entity, options)
+  const ids = await inTransaction(ctx, options, async (s) => {
+    const out: Id[] = []
+    for (const [i, body] of bodies.entries())
+      out.push(await createOne(s, entity, body, `entities[${i}]`))
+    return out
+  })
+  return Promise.all(ids.map((id) => respond(ctx, entity, id, options)))
+}
+
+async function updateOne(s: WriteState, entity: EntityMeta, id: Id, body: unknown, path: string) {
+  const object = requireObject(body)
+  const existing = await findRow(s, entity, id)
+  if (!existing) throw instanceNotFound(entity.name, String(id))
+  // The URL id overrides any id in the body (reference 2.6).
+  return saveEntity(s, entity, { ...object, id }, path, { existing, ifMatch: s.options.ifMatch })
+}
+
+export async function update(
+  ctx: DataContext,
+  entityName: string,
+  id: string,
+  body: EntityJson,
+  options: WriteOptions = {}
+) {
+  const entity = writableEntity(ctx, entityName, 'update')
+  const key = parseId(entity, id)
+  checkResponsePlan(ctx, entity, options)
+  const saved = await inTransaction(ctx, options, (s) => updateOne(s, entity, key, body, ''))
+  return respond(ctx, entity, saved, options)
+}
+
+const missingId = () =>
+  new DataError(
+    400,
+    'Required attribute id is not presented',
+    'Required attribute id is not presented'
+  )
+
+export async function updateMany(
+  ctx: DataContext,
+  entityName: string,
+  bodies: EntityJson[],
+  options: WriteOptions = {}
+) {
+  const entity = writableEntity(ctx, entityName, 'update')
+  checkResponsePlan(ctx, entity, options)
+  const ids = await inTransaction(ctx, { ...options, ifMatch: undefined }, async (s) => {
+    const out: Id[] = []
+    for (const [i, body] of bodies.entries()) {
+      const object = requireObject(body)
+      if (object.id === undefined || object.id === null) throw missingId()
+      out.push(
+        await updateOne(s, entity, parseId(entity, String(object.id)), object, `entities[${i}]`)
+      )
+    }
+    return out
+  })
+  return Promise.all(ids.map((id) => respond(ctx, entity, id, options)))
+}
+
+async function deleteOne(ctx: DataContext, entity: EntityMeta, id: string) {
+  const key = parseId(entity, id)
+  await inTransaction(ctx, {}, async (s) => {
+    const row = await findRow(s, entity, key)
+    if (!row) throw instanceNotFound(entity.name, id)
+    await removeRow(s, entity, row)
+  })
+}
+
+export async function remove(ctx: DataContext, entityName: string, id: string) {
+  await deleteOne(ctx, writableEntity(ctx, entityName, 'delete'), id)
+}
+export { remove as delete }
+
+/** Bulk delete: one by one, not atomic, as upstream (reference 2.7); 404 stops at the first. */
+export async function deleteMany(ctx: DataContext, entityName: string, ids: unknown[]) {
+  const entity = writableEntity(ctx, entityName, 'delete')
+  const keys = ids.map((item) => {
+    const id = isObject(item) ? item.id : item
+    if (id === undefined || id === null || (typeof id !== 'string' && typeof id !== 'number'))
+      throw missingId()
+    return String(id)
+  })
+  for (const id of keys) await deleteOne(ctx, entity, id)
+}

@@ -1,0 +1,164 @@
+/**
+ * To-many attributes of the import graph (spec 4.2 rules 3-6, reference 4.5):
+ * - one-to-many composition: items with a known id are updated, the others created with the
+ *   back-reference set; stored children absent from the array are deleted; every item gets the
+ *   union of the items' keys (rule 6: a key missing from one item is null there);
+ * - one-to-many association (and the inverse side of a one-to-one): the other rows' foreign key
+ *   is set for the listed rows and cleared for the others (a mandatory key cannot be cleared:
+ *   violation);
+ * - many-to-many: the link rows are rewritten (targets are never deleted).
+ * `parentId` is null once validation failed: items are still validated, nothing is written.
+ */
+import type { AttributeMeta, EntityMeta, LinkTableMeta } from '../../metadata/model.js'
+import { saveEntity } from './importer.js'
+import { removeRow } from './remover.js'
+import { findRow, isObject, referenceMissing, type Id, type Row, type WriteState } from './state.js'
+import { joinPath, violation } from './validate.js'
+import { cannotDeserialize, toIdValue } from './values.js'
+
+const notArray = (a: AttributeMeta) =>
+  cannotDeserialize(
+    '',
+    `Attribute '${a.name}' refers to a collection. Property value must be a JSON array literal`
+  )
+
+function items(a: AttributeMeta, value: unknown): Row[] {
+  if (value === null) return []
+  if (!Array.isArray(value)) throw notArray(a)
+  for (const item of value) {
+    if (!isObject(item)) throw cannotDeserialize(`Items of '${a.name}' must be JSON objects`)
+  }
+  return value as Row[]
+}
+
+/** Rule 6: every item carries the union of the items' keys (absent -> null, collections -> []). */
+function withUnionOfKeys(child: EntityMeta, list: Row[]): Row[] {
+  const keys = new Set(list.flatMap((item) => Object.keys(item)))
+  keys.delete('id')
+  keys.delete('version')
+  return list.map((item) => {
+    const full: Row = { ...item }
+    for (const key of keys) {
+      if (key in full) continue
+      const a = child.attributes.get(key)
+      const many = a && (a.cardinality === 'ONE_TO_MANY' || a.cardinality === 'MANY_TO_MANY')
+      full[key] = many ? [] : null
+    }
+    return full
+  })
+}
+
+async function referencedIds(s: WriteState, a: AttributeMeta, list: Row[], parentId: Id | null) {
+  const target = s.ctx.model.entity(a.target!)!
+  const ids: Id[] = []
+  for (const item of list) {
+    const id = toIdValue(target.idType, item.id)
+    if (id === undefined || !(await findRow(s, target, id, true))) {
+      throw referenceMissing(parentId === null, a.name)
+    }
+    if (!ids.some((known) => String(known) === String(id))) ids.push(id)
+  }
+  return ids
+}
+
+async function composition(
+  s: WriteState,
+  a: AttributeMeta,
+  list: Row[],
+  parentId: Id | null,
+  path: string
+) {
+  const child = s.ctx.model.entity(a.target!)!
+  const fk = child.attributes.get(a.mappedBy!)!.column!
+  const stored: Row[] = []
+  if (parentId !== null) {
+    const query = s.trx.from(child.table).where(fk, parentId as any)
+    if (child.traits.has('softDelete')) query.whereNull('deleted_date')
+    stored.push(...(await query))
+  }
+  const kept = new Set<string>()
+  const full = withUnionOfKeys(child, list)
+  for (const [i, item] of full.entries()) {
+    const id =
+      item.id === undefined || item.id === null ? undefined : toIdValue(child.idType, item.id)
+    if (item.id !== undefined && item.id !== null && id === undefined) {
+      throw cannotDeserialize(`Invalid id ${JSON.stringify(item.id)} in '${a.name}'`)
+    }
+    let existing =
+      id === undefined ? null : (stored.find((r) => String(r.id) === String(id)) ?? null)
+    if (!existing && id !== undefined) existing = await findRow(s, child, id)
+    if (existing) kept.add(String(existing.id))
+    await saveEntity(s, child, item, `${joinPath(path, a.name)}[${i}]`, {
+      existing,
+      backRef: { attribute: a.mappedBy!, value: parentId ?? 0 },
+    })
+  }
+  if (s.violations.length) return
+  for (const row of stored) if (!kept.has(String(row.id))) await removeRow(s, child, row)
+}
+
+async function oneToManyAssociation(
+  s: WriteState,
+  a: AttributeMeta,
+  ids: Id[],
+  parentId: Id,
+  path: string
+) {
+  const target = s.ctx.model.entity(a.target!)!
+  const back = target.attributes.get(a.mappedBy!)!
+  const unlinked = s.trx.from(target.table).where(back.column!, parentId as any)
+  if (ids.length) unlinked.whereNotIn('id', ids as any[])
+  if (back.mandatory) {
+    const rows = await unlinked.clone().select('id')
+    if (rows.length) {
+      s.violations.push(
+        violation(
+          joinPath(path, a.name),
+          `${a.target}.${back.name} is mandatory: ${rows.length} row(s) cannot be unlinked`,
+          'jakarta.validation.constraints.NotNull.message',
+          null
+        )
+      )
+      return
+    }
+  }
+  await unlinked.update({ [back.column!]: null })
+  if (ids.length)
+    await s.trx
+      .from(target.table)
+      .whereIn('id', ids as any[])
+      .update({ [back.column!]: parentId })
+}
+
+/** The link table of a many-to-many attribute, seen from its entity (owner column first). */
+function linkOf(s: WriteState, a: AttributeMeta): LinkTableMeta {
+  if (a.linkTable) return a.linkTable
+  const owning = s.ctx.model.entity(a.target!)!.attributes.get(a.mappedBy!)!.linkTable!
+  return { table: owning.table, ownerColumn: owning.targetColumn, targetColumn: owning.ownerColumn }
+}
+
+export async function saveCollection(
+  s: WriteState,
+  a: AttributeMeta,
+  value: unknown,
+  parentId: Id | null,
+  path: string
+) {
+  const list = items(a, value)
+  if (a.kind === 'composition' && a.cardinality === 'ONE_TO_MANY') {
+    return composition(s, a, list, parentId, path)
+  }
+  const ids = await referencedIds(s, a, list, parentId)
+  if (parentId === null || s.violations.length) return
+  if (a.cardinality !== 'MANY_TO_MANY') return oneToManyAssociation(s, a, ids, parentId, path)
+  const link = linkOf(s, a)
+  await s.trx
+    .from(link.table)
+    .where(link.ownerColumn, parentId as any)
+    .delete()
+  if (ids.length) {
+    await s.trx
+      .table(link.table)
+      .multiInsert(ids.map((id) => ({ [link.ownerColumn]: parentId, [link.targetColumn]: id })))
+  }
+}

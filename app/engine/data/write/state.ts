@@ -1,0 +1,72 @@
+/**
+ * What one write request carries through the import graph: the transaction, the collected
+ * violations, who and when (audit columns), the dialect and the request options.
+ */
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import type { Subject } from '#security/subject'
+import type { EntityMeta } from '../../metadata/model.js'
+import type { DataContext, WriteOptions } from '../data_manager.js'
+import { forbidden, DataError } from '../errors.js'
+import type { Dialect } from './values.js'
+import type { Violation } from './validate.js'
+
+export type Row = Record<string, any>
+export type Id = string | number
+
+export interface WriteState {
+  ctx: DataContext
+  trx: TransactionClientContract
+  dialect: Dialect
+  user: string
+  now: string
+  options: WriteOptions
+  violations: Violation[]
+  /** Rows deleted in this request (`entity:id`): cycle guard of cascades. */
+  removed: Set<string>
+}
+
+/** Keys of an entity object that are not attributes (reference 4.4). */
+export const META_KEYS = new Set(['_entityName', '_instanceName', '__securityToken'])
+
+/** Audit user: the user name, else the OAuth client id. */
+export function auditUser(subject: Subject): string {
+  if (subject.kind === 'user') return subject.username
+  if (subject.kind === 'client') return subject.clientId
+  return subject.username
+}
+
+export function newState(ctx: DataContext, trx: TransactionClientContract, options: WriteOptions) {
+  return {
+    ctx,
+    trx,
+    dialect: ctx.db.connection().dialect.name === 'postgres' ? 'pg' : 'sqlite',
+    user: auditUser(ctx.subject),
+    now: new Date().toISOString(),
+    options,
+    violations: [],
+    removed: new Set(),
+  } satisfies WriteState as WriteState
+}
+
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** The live row (soft-deleted rows hidden unless `withDeleted`). */
+export function findRow(s: WriteState, entity: EntityMeta, id: Id, withDeleted = false) {
+  const query = s.trx.from(entity.table).where('id', id as any)
+  if (!withDeleted && entity.traits.has('softDelete')) query.whereNull('deleted_date')
+  return query.first() as Promise<Row | null>
+}
+
+/** Upstream 400 for a reference to a row that does not exist (reference 2.5/2.6). */
+export const referenceMissing = (isNew: boolean, attribute: string) =>
+  new DataError(
+    400,
+    isNew ? 'Entity creation failed' : 'Entity update failed',
+    `Referenced entity for property '${attribute}' is missing`
+  )
+
+/** Upstream CRUD-permission 403s (reference 5.1). */
+export function writeForbidden(operation: 'create' | 'update' | 'delete', entity: string) {
+  return forbidden(operation, entity)
+}

@@ -1,0 +1,68 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import type { NextFn } from '@adonisjs/core/types/http'
+import JSON5 from 'json5'
+
+/** Same ceiling as the bodyparser's JSON default. */
+const LIMIT = 1024 * 1024
+const FORM_TYPES = ['multipart/form-data', 'application/x-www-form-urlencoded']
+
+/** What the lenient reader found: `body` is undefined when the text is not JSON at all. */
+export interface LenientBody {
+  raw: string
+  body: unknown
+}
+
+const lenientBodies = new WeakMap<HttpContext, LenientBody>()
+
+/** The request body as this middleware read it (undefined: not read, e.g. a form). */
+export function lenientBody(ctx: HttpContext): LenientBody | undefined {
+  return lenientBodies.get(ctx)
+}
+
+function parse(raw: string): unknown {
+  if (raw.trim() === '') return undefined
+  try {
+    return JSON.parse(raw)
+  } catch {
+    try {
+      return JSON5.parse(raw)
+    } catch {
+      return undefined
+    }
+  }
+}
+
+/**
+ * Request JSON under /rest/entities is read as upstream reads it (reference 1): leniently
+ * (unquoted keys, single quotes) and whatever the Content-Type says, except forms. Runs before
+ * the bodyparser and, having consumed the body, tells the bodyparser there is none to read.
+ */
+export default class LenientJsonMiddleware {
+  async handle(ctx: HttpContext, next: NextFn) {
+    const request = ctx.request
+    const type = String(request.header('content-type') ?? '').toLowerCase()
+    const applies =
+      request.url().startsWith('/rest/entities/') &&
+      ['POST', 'PUT', 'DELETE'].includes(request.method()) &&
+      request.hasBody() &&
+      !FORM_TYPES.some((t) => type.startsWith(t))
+    if (!applies) return next()
+    const chunks: Buffer[] = []
+    let size = 0
+    for await (const chunk of request.request) {
+      size += chunk.length
+      if (size > LIMIT) {
+        return ctx.response.status(413).send({ error: 'Payload too large', details: '' })
+      }
+      chunks.push(chunk)
+    }
+    const raw = Buffer.concat(chunks).toString('utf8')
+    const body = parse(raw)
+    lenientBodies.set(ctx, { raw, body })
+    request.updateRawBody(raw)
+    if (body !== null && typeof body === 'object') request.setInitialBody(body as any)
+    delete request.request.headers['content-length']
+    delete request.request.headers['transfer-encoding']
+    return next()
+  }
+}
