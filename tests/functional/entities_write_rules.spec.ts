@@ -184,10 +184,21 @@ test.group('Entities API: delete', (group) => {
       details: 'Entity nope_Entity not found',
     })
     const before = await count('bookstore_tag')
-    const plan = await send('POST', `${E}/bookstore_Tag?responseFetchPlan=nope`, { name: 'np' })
-    assert.equal(plan.status, 404)
-    assert.equal(plan.body.error, 'Fetch plan not found')
+    // Upstream: an unknown response plan of a write is a 404 (on reads: 400), with this wording.
+    for (const [method, path, body] of [
+      ['POST', '', { name: 'np' }],
+      ['PUT', '', [{ id: ids.tag, name: 'np' }]],
+      ['PUT', `/${ids.tag}`, { name: 'np' }],
+    ] as const) {
+      const plan = await send(method, `${E}/bookstore_Tag${path}?responseView=nope`, body)
+      assert.equal(plan.status, 404)
+      assert.deepEqual(plan.body, {
+        error: 'Fetch plan not found',
+        details: "Fetch plan 'nope' not found for entity 'bookstore_Tag'",
+      })
+    }
     assert.equal(await count('bookstore_tag'), before)
+    assert.equal((await row('bookstore_tag', ids.tag)).name, 'classic')
     const malformed = await send('POST', `${E}/bookstore_Tag`, '{oops')
     assert.equal(malformed.status, 400)
     assert.deepEqual(malformed.body, {

@@ -158,7 +158,9 @@ function paging(value: unknown, name: string): number | undefined {
 export function planPaging(ctx: DataContext, limit: unknown, offset: unknown) {
   const l = paging(limit, 'limit')
   if (l !== undefined && l > ctx.maxFetchSize) throw limitExceeded()
-  return { limit: l ?? ctx.maxFetchSize, offset: paging(offset, 'offset') ?? 0 }
+  // `limit=0` is "no limit" upstream (JpaDataStore skips setMaxResults(0)), not an empty page:
+  // it gets the default page, bounded by the maximum fetch size as every unlimited list here.
+  return { limit: l || ctx.maxFetchSize, offset: paging(offset, 'offset') ?? 0 }
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import type { EntityMeta } from '../../metadata/model.js'
 import type { DataContext, EntityJson, WriteOptions } from '../data_manager.js'
-import { DataError, entityNotFound, instanceNotFound } from '../errors.js'
+import { DataError, entityNotFound, instanceNotFound, responsePlanNotFound } from '../errors.js'
 import { load, parseId } from '../read/main.js'
 import { resolvePlan } from '../read/plan.js'
 import { canDo } from '#security/permissions'
@@ -62,7 +62,16 @@ async function respond(ctx: DataContext, entity: EntityMeta, id: Id, options: Wr
 }
 
 function checkResponsePlan(ctx: DataContext, entity: EntityMeta, options: WriteOptions) {
-  if (options.responseFetchPlan) resolvePlan(ctx, entity, options.responseFetchPlan)
+  const plan = options.responseFetchPlan
+  try {
+    if (plan) resolvePlan(ctx, entity, plan)
+  } catch (error) {
+    // The read half answers 400 for an unknown plan; upstream's response plan lookup says 404.
+    if (error instanceof DataError && error.error === 'Fetch plan not found' && plan) {
+      throw responsePlanNotFound(entity.name, plan)
+    }
+    throw error
+  }
 }
 
 function requireObject(body: unknown): Record<string, unknown> {
