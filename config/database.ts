@@ -8,6 +8,25 @@ import { defineConfig } from '@adonisjs/lucid'
  */
 const migrations = { naturalSort: true, paths: ['database/migrations'] }
 
+/**
+ * knex's better-sqlite3 client prepares every statement anew (~100 µs each); the same SQL text
+ * comes back constantly on the API hot path, so prepared statements are kept per connection.
+ * Bounded: the cache starts over past 1000 distinct statements (e.g. IN lists of many sizes).
+ */
+function cachePreparedStatements(conn: any) {
+  const prepare = conn.prepare.bind(conn)
+  const cache = new Map<string, unknown>()
+  conn.prepare = (sql: string) => {
+    let statement = cache.get(sql)
+    if (!statement) {
+      if (cache.size >= 1000) cache.clear()
+      statement = prepare(sql)
+      cache.set(sql, statement)
+    }
+    return statement
+  }
+}
+
 const dbConfig = defineConfig({
   connection: env.get('DB_CONNECTION', 'sqlite'),
   connections: {
@@ -23,6 +42,7 @@ const dbConfig = defineConfig({
           conn.pragma('journal_mode = WAL')
           conn.pragma('foreign_keys = ON')
           conn.pragma('busy_timeout = 5000')
+          cachePreparedStatements(conn)
           done(null, conn)
         },
       },

@@ -11,7 +11,7 @@ server.errorHandler(() => import('#exceptions/handler'))
 server.use([
   () => import('#middleware/container_bindings_middleware'),
   () => import('#middleware/security_headers_middleware'),
-  () => import('@adonisjs/static/static_middleware'),
+  () => import('#middleware/static_files_middleware'),
   () => import('@adonisjs/cors/cors_middleware'),
   // After CORS (preflights end there; 401s carry the CORS headers), before every route.
   () => import('#middleware/resource_server_middleware'),

@@ -199,9 +199,10 @@ test.group('catalogue OA42-OA49: login form', (group) => {
       times.unknown.push(await attempt(`nobody-${i}`))
     }
     const [a, b] = [median(times.known), median(times.unknown)]
-    // Both run one scrypt (about 50 ms here, medians within 5 %); generous bound for a shared
-    // machine: 25 % or 10 ms.
-    assert.isAtMost(Math.abs(a - b), Math.max(10, 0.25 * Math.max(a, b)), `medians ${a} / ${b}`)
+    // Both run one scrypt (about 50 ms here, medians within 5 % on a quiet machine). Without
+    // the dummy hash an unknown user would answer in ~1 ms (a 95 % gap); the bound (40 % or
+    // 20 ms) still catches that while tolerating a loaded 2-core CI machine.
+    assert.isAtMost(Math.abs(a - b), Math.max(20, 0.4 * Math.max(a, b)), `medians ${a} / ${b}`)
     const page = await (await browser.fetch('/as-login?error')).text()
     assert.include(page, 'Bad credentials')
     assert.deepEqual(await oauthState(), before)
