@@ -6,11 +6,11 @@
  * bumped (every instance drops its cached verifications) and this instance's cache is cleared
  * when the transaction commits.
  *
- * Role assignment: comes with the security issue, in its own tables (one row per user and role
- * code, e.g. `mg_user_resource_roles(user_id, role_code)` and `mg_user_row_level_roles`), not as
- * a JSON list column on `users`. `UserInput.resourceRoles` / `rowLevelRoles` below are the
- * reserved place: createUser() will write those rows in its transaction; until then giving them
- * is refused rather than silently ignored.
+ * Role assignment: in its own tables, one row per user and role code
+ * (`mg_user_resource_roles(user_id, role_code)`, `mg_user_row_level_roles`), written by the
+ * `users` section of the definition document (app/oauth/user_definitions.ts, storage in
+ * app/security/roles_store.ts). createUser() does not write them yet: giving
+ * `UserInput.resourceRoles` / `rowLevelRoles` to it is refused rather than silently ignored.
  */
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
@@ -173,6 +173,8 @@ export async function deleteUser(username: string, trx?: TransactionClientContra
     const user = await requireUser(username, t)
     await t.from('oauth_codes').where('user_id', user.id).delete()
     await t.from('oauth_tokens').where('user_id', user.id).delete()
+    for (const table of ['mg_user_resource_roles', 'mg_user_row_level_roles'])
+      await t.from(table).where('user_id', user.id).delete()
     await t.from('users').where('id', user.id).delete()
     await securityChanged(t)
   })

@@ -158,6 +158,15 @@ export async function snapshotState(): Promise<string> {
     // Accounts and clients: written by the users/clients sections in the same transaction.
     'users',
     'oauth_clients',
+    // Roles and their assignment: written by the resourceRoles/rowLevelRoles/users sections.
+    'mg_resource_roles',
+    'mg_resource_entity_policies',
+    'mg_resource_attribute_policies',
+    'mg_resource_specific_policies',
+    'mg_row_level_roles',
+    'mg_row_level_policies',
+    'mg_user_resource_roles',
+    'mg_user_row_level_roles',
   ]
   for (const t of systemTables) {
     parts.push(await client.from(t).select('*').orderByRaw('1'))

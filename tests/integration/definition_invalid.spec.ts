@@ -97,7 +97,7 @@ test.group('definition: invalid documents', (group) => {
   })
 
   test('unsupported section {$self}: invalid, nothing changed')
-    .with(['users', 'resourceRoles', 'rowLevelRoles', 'queries', 'reports'])
+    .with(['queries', 'reports'])
     .run(async ({ assert }, section) => {
       const result = await importDoc({ ...(await demo()), [section]: [{}] })
       assert.equal(result.status, 'invalid')

@@ -10,6 +10,8 @@ import { CARDINALITIES, ID_TYPES, ON_DELETE, TRAITS } from '../metadata/types.js
 import type { Problem } from '../metadata/validate.js'
 import type { ClientEntry } from '../../oauth/client_definitions.js'
 import { messagePath, type MessagesSection } from '../../i18n/definition.js'
+import type { ResourceRoleEntry, RowLevelRoleEntry } from '../../security/roles_definition.js'
+import type { UserEntry } from '../../oauth/user_definitions.js'
 
 export interface DefinitionDocument extends ModelDefinition {
   formatVersion: 1
@@ -22,16 +24,14 @@ export interface DefinitionDocument extends ModelDefinition {
    * when the document has no `messages` section (then they are left alone).
    */
   messages?: MessagesSection
+  /** Undefined when the document has no such section (then the stored ones are left alone). */
+  resourceRoles?: ResourceRoleEntry[]
+  rowLevelRoles?: RowLevelRoleEntry[]
+  users?: UserEntry[]
 }
 
 /** Sections that other capabilities own; rejected until those capabilities exist. */
-export const UNSUPPORTED_SECTIONS = [
-  'resourceRoles',
-  'rowLevelRoles',
-  'users',
-  'queries',
-  'reports',
-]
+export const UNSUPPORTED_SECTIONS = ['queries', 'reports']
 
 const caption = vine.record(vine.string())
 const str = () => vine.string().trim().minLength(1)
@@ -123,6 +123,50 @@ const client = vine.object({
   rowLevelRoles: strings().optional(),
 })
 
+/** Enumerations, codes and filters are checked by app/security/roles_definition. */
+const resourceRole = vine.object({
+  code: str(),
+  name: vine.string().optional(),
+  description: vine.string().optional(),
+  scopes: strings().optional(),
+  childRoles: strings().optional(),
+  entityPolicies: vine.array(vine.object({ entity: str(), actions: strings() })).optional(),
+  attributePolicies: vine
+    .array(vine.object({ entity: str(), attributes: strings(), action: vine.string() }))
+    .optional(),
+  specificPolicies: strings().optional(),
+})
+
+const rowLevelPolicy = vine.object({
+  entity: str(),
+  type: vine.string(),
+  actions: strings(),
+  filter: vine.any(),
+})
+
+const rowLevelRole = vine.object({
+  code: str(),
+  name: vine.string().optional(),
+  description: vine.string().optional(),
+  policies: vine.array(rowLevelPolicy).optional(),
+})
+
+const optionalText = () => vine.string().nullable().optional()
+/** Field rules (username, e-mail, locale, time zone, password) are in app/oauth/accounts. */
+const user = vine.object({
+  username: str(),
+  password: vine.string().optional(),
+  passwordHash: vine.string().optional(),
+  firstName: optionalText(),
+  lastName: optionalText(),
+  email: optionalText(),
+  locale: optionalText(),
+  timeZone: optionalText(),
+  active: bool().optional(),
+  resourceRoles: strings().optional(),
+  rowLevelRoles: strings().optional(),
+})
+
 const documentValidator = vine.compile(
   vine.object({
     // Not vine.literal(1): it casts, and would accept the string "1".
@@ -136,6 +180,9 @@ const documentValidator = vine.compile(
     clients: vine.array(client).optional(),
     // locale -> key -> text (null removes a stored translation); semantics in app/i18n.
     messages: vine.record(vine.record(vine.string().nullable())).optional(),
+    resourceRoles: vine.array(resourceRole).optional(),
+    rowLevelRoles: vine.array(rowLevelRole).optional(),
+    users: vine.array(user).optional(),
   })
 )
 
@@ -158,6 +205,9 @@ const ALLOWED_KEYS: Record<string, string[]> = {
     'settings',
     'clients',
     'messages',
+    'resourceRoles',
+    'rowLevelRoles',
+    'users',
     ...UNSUPPORTED_SECTIONS,
   ],
   entity: [
@@ -180,6 +230,12 @@ const ALLOWED_KEYS: Record<string, string[]> = {
   planProperty: ['name', 'fetchPlan'],
   inlinePlan: ['extends', 'properties'],
   client: Object.keys(client.getProperties()),
+  resourceRole: Object.keys(resourceRole.getProperties()),
+  entityPolicy: ['entity', 'actions'],
+  attributePolicy: ['entity', 'attributes', 'action'],
+  rowLevelRole: Object.keys(rowLevelRole.getProperties()),
+  rowLevelPolicy: Object.keys(rowLevelPolicy.getProperties()),
+  user: Object.keys(user.getProperties()),
 }
 
 function jsonPath(field: string): string {
@@ -258,6 +314,22 @@ function checkShape(raw: Record<string, unknown>, out: Problem[]) {
       )
   })
   each('clients', (c, p) => unknownKeys(c, 'client', p, out))
+  const nested = (item: any, key: string, kind: string, path: string) => {
+    if (Array.isArray(item?.[key]))
+      item[key].forEach((x: unknown, j: number) =>
+        unknownKeys(x, kind, `${path}.${key}[${j}]`, out)
+      )
+  }
+  each('resourceRoles', (r, p) => {
+    unknownKeys(r, 'resourceRole', p, out)
+    nested(r, 'entityPolicies', 'entityPolicy', p)
+    nested(r, 'attributePolicies', 'attributePolicy', p)
+  })
+  each('rowLevelRoles', (r, p) => {
+    unknownKeys(r, 'rowLevelRole', p, out)
+    nested(r, 'policies', 'rowLevelPolicy', p)
+  })
+  each('users', (u, p) => unknownKeys(u, 'user', p, out))
   each('fetchPlans', (f, p) => {
     unknownKeys(f, 'fetchPlan', p, out)
     if (isObject(f)) checkPlanProperties(f.properties, `${p}.properties`, out)
@@ -300,6 +372,9 @@ export async function validateDocument(
       settings: valid.settings ?? {},
       clients: valid.clients,
       messages: valid.messages,
+      resourceRoles: valid.resourceRoles,
+      rowLevelRoles: valid.rowLevelRoles,
+      users: valid.users,
     },
   }
 }

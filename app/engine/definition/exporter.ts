@@ -8,6 +8,8 @@ import YAML from 'yaml'
 import { loadModelDefinition } from '../metadata/store.js'
 import { exportClientEntries } from '../../oauth/client_definitions.js'
 import { exportMessages } from '../../i18n/definition.js'
+import { exportRoles } from '../../security/roles_definition.js'
+import { exportUsers } from '../../oauth/user_definitions.js'
 
 export async function exportDocument(db: Database): Promise<Record<string, unknown>> {
   const client = db.connection()
@@ -17,12 +19,18 @@ export async function exportDocument(db: Database): Promise<Record<string, unkno
   // Database-managed clients with the digest of their secret, never the secret itself.
   const clients = await exportClientEntries(client)
   const messages = await exportMessages(client)
+  // Stored roles only (built-in ones are not stored); users with password hashes, never a password.
+  const { resourceRoles, rowLevelRoles } = await exportRoles(client)
+  const users = await exportUsers(client)
   return {
     formatVersion: 1,
     enums: model.enums,
     entities: model.entities,
     fetchPlans: model.fetchPlans,
     ...(rows.length ? { settings } : {}),
+    ...(resourceRoles.length ? { resourceRoles } : {}),
+    ...(rowLevelRoles.length ? { rowLevelRoles } : {}),
+    ...(users.length ? { users } : {}),
     ...(clients.length ? { clients } : {}),
     ...(messages ? { messages } : {}),
   }

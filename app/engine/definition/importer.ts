@@ -1,7 +1,8 @@
 /**
  * `app:import`: parse -> structural validation -> merge with the stored model -> semantic
- * validation (JSON paths) -> settings, clients and messages checks -> apply (plan, guard, one
- * transaction with the model, the settings, the clients and the stored translations).
+ * validation (JSON paths) -> settings, clients, messages, roles and users checks -> apply (plan,
+ * guard, one transaction with the model, the settings, the clients, the stored translations,
+ * the roles and the users).
  */
 import { readFile } from 'node:fs/promises'
 import { extname } from 'node:path'
@@ -22,6 +23,9 @@ import {
   type GeneratedSecret,
 } from '../../oauth/client_definitions.js'
 import { checkMessages, describeMessagesChanges, writeMessages } from '../../i18n/definition.js'
+import { Model } from '../metadata/model.js'
+import { applyRoles, planRoles } from '../../security/roles_definition.js'
+import { applyUsers, planUsers } from '../../oauth/user_definitions.js'
 
 /** The apply result, plus the client secrets this import generated (shown once). */
 export interface ImportResult extends ApplyResult {
@@ -124,11 +128,24 @@ export async function importDocument(
     document.prune
   )
   semantic.push(...clientPlan.problems)
+  // Roles are checked against the model as this import leaves it, users against those roles.
+  const rolePlan = await planRoles(
+    db.connection(),
+    new Model(0, mergedModel),
+    document.resourceRoles,
+    document.rowLevelRoles,
+    document.prune
+  )
+  semantic.push(...rolePlan.problems)
+  const userPlan = await planUsers(db.connection(), document.users, rolePlan.codes)
+  semantic.push(...userPlan.problems)
   if (semantic.length) return invalid(semantic)
 
   const extraChanges = [
     ...(await describeSettingsChanges(db.connection(), document.settings)),
     ...clientPlan.changes,
+    ...rolePlan.changes,
+    ...userPlan.changes,
     ...(await describeMessagesChanges(
       db.connection(),
       document.messages,
@@ -163,7 +180,11 @@ export async function importDocument(
         mergedModel,
         merged.renames
       )
-      return (extraWritten = settingsWritten || written.changed || messagesWritten)
+      // Roles before users: assignments name roles this import may create.
+      const rolesWritten = await applyRoles(trx, rolePlan)
+      const usersWritten = await applyUsers(trx, userPlan)
+      return (extraWritten =
+        settingsWritten || written.changed || messagesWritten || rolesWritten || usersWritten)
     },
   })
   // applyModel only knows the model: a settings- or clients-only import came back 'unchanged'

@@ -19,7 +19,7 @@ import { Model } from './model.js'
  * Version counters in mg_versions: the model, stored settings, security (users, clients, tokens)
  * and stored translations (app/i18n).
  */
-export type VersionKey = 'model' | 'settings' | 'security' | 'messages'
+export type VersionKey = 'model' | 'settings' | 'security' | 'messages' | 'roles'
 
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v))
 const parse = (v: string | null) => (v === null || v === undefined ? undefined : JSON.parse(v))
