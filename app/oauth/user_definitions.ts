@@ -10,23 +10,14 @@ import hash from '@adonisjs/core/services/hash'
 import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
 import User from '#models/user'
 import type { Problem } from './client_rules.js'
-import { ANONYMOUS_USERNAME, checkUser } from './accounts.js'
+import { ANONYMOUS_USERNAME, checkUser, type UserInput } from './accounts.js'
 import { securityChanged } from './clients.js'
 import type { RoleCodes } from '#security/roles_definition'
 import { loadAssignments, rolesChanged, setUserRoles } from '#security/roles_store'
 
-export interface UserEntry {
-  username: string
-  password?: string
+/** A `users` entry of the application definition: the account fields plus a stored hash. */
+export interface UserEntry extends UserInput {
   passwordHash?: string
-  firstName?: string | null
-  lastName?: string | null
-  email?: string | null
-  locale?: string | null
-  timeZone?: string | null
-  active?: boolean
-  resourceRoles?: string[]
-  rowLevelRoles?: string[]
 }
 
 const PROFILE = ['firstName', 'lastName', 'email', 'locale', 'timeZone', 'active'] as const

@@ -4,6 +4,8 @@
  * (they return a result), the stages inside throw `QueryFailure` and the entry points catch it.
  */
 
+import type { EntityMeta, Model } from '../metadata/model.js'
+
 /** `error` strings, exactly as the upstream server writes them where it has one. */
 export const FILTER_ERROR = 'Cannot parse entities filter'
 export const MALFORMED_JSON_ERROR = 'Malformed request JSON data structure'
@@ -69,4 +71,17 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   if (typeof value !== 'object' || value === null) return false
   const proto = Object.getPrototypeOf(value)
   return proto === Object.prototype || proto === null
+}
+
+/** The entity a query names, or the upstream 404 `Entity not found` (thrown inside `capture`). */
+export function entityOrFail(model: Model, entityName: string): EntityMeta {
+  const entity = model.entity(entityName)
+  if (!entity) {
+    throw new QueryFailure({
+      status: 404,
+      error: ENTITY_NOT_FOUND_ERROR,
+      details: `Entity ${entityName} not found`,
+    })
+  }
+  return entity
 }

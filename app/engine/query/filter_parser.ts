@@ -22,7 +22,7 @@ import type { PathProblem } from './property_path.js'
 import { isPathProblem, leaf, resolvePath } from './property_path.js'
 import type { ValueTarget } from './values/registry.js'
 import type { QueryResult } from './errors.js'
-import { ENTITY_NOT_FOUND_ERROR, QueryFailure, capture, echo, filterFailure } from './errors.js'
+import { type QueryFailure, capture, echo, entityOrFail, filterFailure } from './errors.js'
 
 export interface FilterOptions extends Partial<FilterLimits> {
   /**
@@ -44,13 +44,7 @@ export function parseFilter(
 ): QueryResult<ParsedFilter> {
   const limits = withDefaults(DEFAULT_FILTER_LIMITS, options)
   return capture(() => {
-    const entity = model.entity(entityName)
-    if (!entity)
-      throw new QueryFailure({
-        status: 404,
-        error: ENTITY_NOT_FOUND_ERROR,
-        details: `Entity ${entityName} not found`,
-      })
+    const entity = entityOrFail(model, entityName)
     const raw = readFilterShape(readFilterJson(json, limits), limits)
     const root = new Resolver(model, entity, limits, options.readable).group(raw)
     const conditionCount = [...conditionsOf(root)].length

@@ -13,7 +13,7 @@ import { isPathProblem, isRelation, leaf, resolvePath } from './property_path.js
 import type { SortLimits } from './limits.js'
 import { DEFAULT_SORT_LIMITS, withDefaults } from './limits.js'
 import type { QueryResult } from './errors.js'
-import { ENTITY_NOT_FOUND_ERROR, QueryFailure, SORT_ERROR, capture, echo } from './errors.js'
+import { QueryFailure, SORT_ERROR, capture, echo, entityOrFail } from './errors.js'
 
 export type SortDirection = 'asc' | 'desc'
 
@@ -57,13 +57,7 @@ export function parseSort(
 ): QueryResult<ParsedSort> {
   const limits = withDefaults(DEFAULT_SORT_LIMITS, options)
   return capture(() => {
-    const entity = model.entity(entityName)
-    if (!entity)
-      throw new QueryFailure({
-        status: 404,
-        error: ENTITY_NOT_FOUND_ERROR,
-        details: `Entity ${entityName} not found`,
-      })
+    const entity = entityOrFail(model, entityName)
     if (sort === undefined || sort === null) return { keys: [], skipped: [] }
     if (typeof sort !== 'string') throw sortFailure('The sort parameter must be a string')
     if (sort.length > limits.maxTextLength)
