@@ -3,6 +3,8 @@
  * Each capability adds its properties here, one line each. Names with `<name>` are patterns
  * (e.g. one set of properties per OAuth client).
  */
+import { validatePattern } from '../oauth/url_patterns.js'
+
 export type PropertyType = 'string' | 'boolean' | 'int' | 'list'
 
 export interface PropertyDefinition {
@@ -10,6 +12,25 @@ export interface PropertyDefinition {
   type: PropertyType
   default: string | number | boolean | string[]
   description: string
+  /** Further checks of a coerced value: a problem message, or null when it is fine. */
+  check?: (value: PropertyValue) => string | null
+}
+
+/**
+ * URL pattern lists (catalogue RT10): every entry must be a plain Ant path pattern; an
+ * anonymous pattern that opens everything (`/**`, `**`) is refused outright.
+ */
+function urlPatterns(anonymous: boolean) {
+  return (value: PropertyValue) => {
+    for (const pattern of value as string[]) {
+      const problem = validatePattern(pattern)
+      if (problem) return problem
+      if (anonymous && (pattern === '/**' || pattern === '**')) {
+        return `'${pattern}' would open every URL to anonymous callers; list the paths to open`
+      }
+    }
+    return null
+  }
 }
 
 export const PROPERTIES: PropertyDefinition[] = [
@@ -18,18 +39,21 @@ export const PROPERTIES: PropertyDefinition[] = [
     type: 'list',
     default: [],
     description: 'URL patterns served to the anonymous user without a token',
+    check: urlPatterns(true),
   },
   {
     name: 'svc.resource-server.anonymous-url-patterns',
     type: 'list',
     default: [],
     description: 'Newer-release name of svc.rest.anonymous-url-patterns; both are honoured',
+    check: urlPatterns(true),
   },
   {
     name: 'svc.resource-server.authenticated-url-patterns',
     type: 'list',
     default: ['/rest/**'],
     description: 'Ant-style URL patterns that require a bearer token',
+    check: urlPatterns(false),
   },
   {
     name: 'svc.rest.inline-enabled-file-extensions',
@@ -207,6 +231,13 @@ export type PropertyValue = string | number | boolean | string[]
 
 /** Converts a raw value (string from a file or env, or JSON from the database) to its type. */
 export function coerce(definition: PropertyDefinition, raw: unknown): PropertyValue {
+  const value = coerceType(definition, raw)
+  const problem = definition.check?.(value)
+  if (problem) throw new TypeError(`${definition.name}: ${problem}`)
+  return value
+}
+
+function coerceType(definition: PropertyDefinition, raw: unknown): PropertyValue {
   switch (definition.type) {
     case 'boolean':
       if (typeof raw === 'boolean') return raw
