@@ -23,8 +23,22 @@ const ci = process.env.CI === 'true'
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const testId = (process.env.TEST_ID ?? '').replace(/[^a-z0-9_]/gi, '').toLowerCase()
 const suffix = testId ? `_${testId}` : ''
-const port =
+const preferredPort =
   3334 + (testId ? [...testId].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 1000, 7) + 1 : 0)
+const port = await firstFreePort(preferredPort)
+
+/** The preferred port, or the next one nothing listens on (local services own some ports). */
+async function firstFreePort(start) {
+  const { createServer } = await import('node:net')
+  for (let candidate = start; ; candidate++) {
+    const free = await new Promise((resolve) => {
+      const probe = createServer()
+      probe.once('error', () => resolve(false))
+      probe.listen(candidate, '127.0.0.1', () => probe.close(() => resolve(true)))
+    })
+    if (free) return candidate
+  }
+}
 
 ensureEnv()
 const env = {

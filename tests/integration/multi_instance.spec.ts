@@ -5,11 +5,24 @@
  */
 import { test } from '@japa/runner'
 import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer, type AddressInfo } from 'node:net'
 import app from '@adonisjs/core/services/app'
 import { resetDatabase } from '#tests/helpers/database'
 import { engine, importDoc } from '#tests/helpers/engine'
 
-const PORT = Number(process.env.PORT) + 50
+let PORT = 0
+
+/** A port nothing listens on (a fixed offset could land on a local service's port). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.on('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+}
 const health = async () => {
   const response = await fetch(`http://127.0.0.1:${PORT}/health`)
   return (await response.json()) as { modelVersion: number; modelChecksum: string }
@@ -27,6 +40,7 @@ function entities(count: number, attributes: number) {
 }
 
 async function startSecondServer(): Promise<ChildProcess> {
+  PORT = await freePort()
   const child = spawn(process.execPath, ['server.js'], {
     cwd: app.makePath(),
     env: {
@@ -38,9 +52,15 @@ async function startSecondServer(): Promise<ChildProcess> {
       MODELGATE_WATCH_INTERVAL_MS: '500',
       LOG_LEVEL: 'warn',
     },
-    stdio: 'ignore',
+    stdio: ['ignore', 'pipe', 'pipe'],
   })
-  for (let i = 0; i < 300; i++) {
+  // Kept so that a failed start says why (a cold start compiles the sources: allow 60 s).
+  let output = ''
+  child.stdout!.on('data', (chunk) => (output += chunk))
+  child.stderr!.on('data', (chunk) => (output += chunk))
+  let exited: number | null = null
+  child.on('exit', (code) => (exited = code ?? -1))
+  for (let i = 0; i < 600 && exited === null; i++) {
     try {
       await health()
       return child
@@ -49,7 +69,7 @@ async function startSecondServer(): Promise<ChildProcess> {
     }
   }
   child.kill()
-  throw new Error('second server did not start')
+  throw new Error(`second server did not start (exit ${exited}):\n${output.slice(-3000)}`)
 }
 
 test.group('multi-instance model propagation', (group) => {
