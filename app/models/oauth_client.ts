@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { DateTime } from 'luxon'
 import { BaseModel, beforeCreate, column } from '@adonisjs/lucid/orm'
+import { dbBoolean } from '#engine/schema/db_values'
 
 const jsonList = {
   prepare: (value: string[]) => JSON.stringify(value ?? []),
@@ -37,7 +38,7 @@ export default class OAuthClient extends BaseModel {
   @column(jsonList)
   declare redirectUris: string[]
 
-  @column({ consume: (v) => v === true || v === 1 })
+  @column({ consume: dbBoolean })
   declare requireProofKey: boolean
 
   @column()
@@ -63,7 +64,7 @@ export default class OAuthClient extends BaseModel {
   @column()
   declare configName: string | null
 
-  @column({ consume: (v) => v === true || v === 1 })
+  @column({ consume: dbBoolean })
   declare active: boolean
 
   /** Tokens issued before this instant are dead. Written by the token store (as a Date). */

@@ -5,6 +5,7 @@ import { compose } from '@adonisjs/core/helpers'
 import { BaseModel, beforeCreate, column } from '@adonisjs/lucid/orm'
 import { withAuthFinder } from '@adonisjs/auth/mixins/lucid'
 import type { LucidModel } from '@adonisjs/lucid/types/model'
+import { dbBoolean } from '#engine/schema/db_values'
 
 const AuthFinder = withAuthFinder(() => hash.use('scrypt'), {
   uids: ['username'],
@@ -41,7 +42,7 @@ export default class User extends compose(BaseModel, AuthFinder) {
   @column()
   declare timeZone: string | null
 
-  @column({ consume: (v) => v === true || v === 1 })
+  @column({ consume: dbBoolean })
   declare active: boolean
 
   /** Tokens issued before this instant are dead. Written by the token store (as a Date). */

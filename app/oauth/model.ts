@@ -19,6 +19,7 @@ import {
 } from './token_store.js'
 import { signAccessToken } from './keys.js'
 import { redirectUriAllowed } from './redirect_uris.js'
+import { dbBoolean } from '#engine/schema/db_values'
 
 /**
  * Deactivating or deleting a user or client, or changing its secret, kills what was issued
@@ -30,7 +31,7 @@ export async function holdersStillValid(clientPk: string, userId: string | null,
     .where('id', clientPk)
     .select('active', 'tokens_valid_after')
     .first()
-  if (!client || !truthy(client.active) || issuedAt < (toMillis(client.tokens_valid_after) ?? 0))
+  if (!client || !dbBoolean(client.active) || issuedAt < (toMillis(client.tokens_valid_after) ?? 0))
     return false
   if (!userId) return true
   const user = await db
@@ -38,10 +39,8 @@ export async function holdersStillValid(clientPk: string, userId: string | null,
     .where('id', userId)
     .select('active', 'tokens_valid_after')
     .first()
-  return !!user && truthy(user.active) && issuedAt >= (toMillis(user.tokens_valid_after) ?? 0)
+  return !!user && dbBoolean(user.active) && issuedAt >= (toMillis(user.tokens_valid_after) ?? 0)
 }
-
-const truthy = (v: unknown) => v === true || v === 1 || v === '1' || v === 't'
 
 /** What travels through the library as the token's "user". */
 export interface GrantUser {
@@ -81,6 +80,14 @@ function toLibraryClient(client: OAuthClient): LibraryClient {
 
 const scopeString = (scope: unknown) =>
   Array.isArray(scope) ? scope.join(' ') || null : typeof scope === 'string' ? scope || null : null
+
+/** The client of a stored code or refresh token, or null when it or its user is dead. */
+async function liveClient(row: { client_pk: string; user_id: string | null; created_at: unknown }) {
+  if (!(await holdersStillValid(row.client_pk, row.user_id, toMillis(row.created_at) ?? 0)))
+    return null
+  const client = await OAuthClient.find(row.client_pk)
+  return client ? toLibraryClient(client) : null
+}
 
 export function createModel(context: ModelContext) {
   return {
@@ -186,15 +193,13 @@ export function createModel(context: ModelContext) {
         await revokeGrant(row.grant_id)
         return null
       }
-      if (!(await holdersStillValid(row.client_pk, row.user_id, toMillis(row.created_at) ?? 0)))
-        return null
-      const client = await OAuthClient.find(row.client_pk)
+      const client = await liveClient(row)
       if (!client) return null
       return {
         refreshToken,
         refreshTokenExpiresAt: new Date(toMillis(row.expires_at) ?? 0),
         scope: row.scope ? row.scope.split(' ') : undefined,
-        client: toLibraryClient(client),
+        client,
         user: { id: row.user_id, grantId: row.grant_id } satisfies GrantUser,
         rowId: row.id,
       }
@@ -232,16 +237,14 @@ export function createModel(context: ModelContext) {
         await revokeGrant(row.grant_id)
         return null
       }
-      if (!(await holdersStillValid(row.client_pk, row.user_id, toMillis(row.created_at) ?? 0)))
-        return null
-      const client = await OAuthClient.find(row.client_pk)
+      const client = await liveClient(row)
       if (!client) return null
       return {
         authorizationCode,
         expiresAt: new Date(toMillis(row.expires_at) ?? 0),
         redirectUri: row.redirect_uri,
         scope: row.scope ? row.scope.split(' ') : undefined,
-        client: toLibraryClient(client),
+        client,
         user: { id: row.user_id, grantId: row.grant_id, codeId: row.id } satisfies GrantUser,
         codeChallenge: row.code_challenge ?? undefined,
         codeChallengeMethod: row.code_challenge_method ?? undefined,

@@ -8,6 +8,7 @@ import db from '@adonisjs/lucid/services/db'
 import type { Subject } from '#security/subject'
 import { digest } from './secrets.js'
 import { toMillis } from './token_store.js'
+import { dbBoolean } from '#engine/schema/db_values'
 
 export type Verification = { subject: Subject } | { error: string }
 
@@ -21,7 +22,6 @@ const MAX_ENTRIES = 10_000
 const cache = new Map<string, CacheEntry>()
 
 const parseList = (v: unknown): string[] => (Array.isArray(v) ? v : JSON.parse(String(v ?? '[]')))
-const truthy = (v: unknown) => v === true || v === 1 || v === '1' || v === 't'
 
 export async function verifyAccessToken(
   token: string,
@@ -62,12 +62,12 @@ export async function verifyAccessToken(
   const issuedAt = toMillis(row.created_at) ?? 0
   if (row.revoked_at) return { error: 'The access token has been revoked' }
   if (expiresAt <= now) return { error: 'The access token has expired' }
-  if (!truthy(row.client_active) || issuedAt < (toMillis(row.client_valid_after) ?? 0)) {
+  if (!dbBoolean(row.client_active) || issuedAt < (toMillis(row.client_valid_after) ?? 0)) {
     return { error: 'The client of the access token is no longer valid' }
   }
   let subject: Subject
   if (row.user_id) {
-    if (!truthy(row.user_active) || issuedAt < (toMillis(row.user_valid_after) ?? 0)) {
+    if (!dbBoolean(row.user_active) || issuedAt < (toMillis(row.user_valid_after) ?? 0)) {
       return { error: 'The user of the access token is no longer valid' }
     }
     subject = {

@@ -5,16 +5,7 @@ import { filterFromQuery, optionsFromBody, optionsFromQuery } from '#engine/data
 import { lenientBody } from '#middleware/lenient_json_middleware'
 import { DataError } from '#engine/data/errors'
 import { withDataManager } from './data_access.js'
-
-/** Path parameters arrive percent-encoded (`ref%24Country`); a malformed escape stays as is. */
-function param(ctx: HttpContext, name: string): string {
-  const raw = String(ctx.params[name] ?? '')
-  try {
-    return decodeURIComponent(raw)
-  } catch {
-    return raw
-  }
-}
+import { routeParam } from './route_params.js'
 
 function json(ctx: HttpContext, status: number, body: unknown) {
   ctx.response.header('Content-Type', 'application/json;charset=UTF-8')
@@ -48,7 +39,7 @@ export default class EntitiesController {
   show(ctx: HttpContext) {
     return this.#run(ctx, async (data) => {
       const options = optionsFromQuery(ctx.request.qs())
-      const entity = await data.load(param(ctx, 'entity'), param(ctx, 'id'), options)
+      const entity = await data.load(routeParam(ctx, 'entity'), routeParam(ctx, 'id'), options)
       return json(ctx, 200, entity)
     })
   }
@@ -57,7 +48,7 @@ export default class EntitiesController {
   index(ctx: HttpContext) {
     return this.#run(ctx, async (data) => {
       const options = optionsFromQuery(ctx.request.qs())
-      return this.#page(ctx, await data.list(param(ctx, 'entity'), options))
+      return this.#page(ctx, await data.list(routeParam(ctx, 'entity'), options))
     })
   }
 
@@ -66,7 +57,7 @@ export default class EntitiesController {
     return this.#run(ctx, async (data) => {
       const query = ctx.request.qs()
       const options = { ...optionsFromQuery(query), filter: filterFromQuery(query) }
-      return this.#page(ctx, await data.list(param(ctx, 'entity'), options))
+      return this.#page(ctx, await data.list(routeParam(ctx, 'entity'), options))
     })
   }
 
@@ -74,14 +65,14 @@ export default class EntitiesController {
   searchByBody(ctx: HttpContext) {
     return this.#run(ctx, async (data) => {
       const options = optionsFromBody(requestBody(ctx))
-      return this.#page(ctx, await data.list(param(ctx, 'entity'), options))
+      return this.#page(ctx, await data.list(routeParam(ctx, 'entity'), options))
     })
   }
 
   /** GET /rest/entities/:entity/search/count?filter= */
   countByQuery(ctx: HttpContext) {
     return this.#run(ctx, async (data) => {
-      const total = await data.count(param(ctx, 'entity'), filterFromQuery(ctx.request.qs()))
+      const total = await data.count(routeParam(ctx, 'entity'), filterFromQuery(ctx.request.qs()))
       return json(ctx, 200, total)
     })
   }
@@ -90,7 +81,7 @@ export default class EntitiesController {
   countByBody(ctx: HttpContext) {
     return this.#run(ctx, async (data) => {
       const { filter } = optionsFromBody(requestBody(ctx))
-      return json(ctx, 200, await data.count(param(ctx, 'entity'), filter))
+      return json(ctx, 200, await data.count(routeParam(ctx, 'entity'), filter))
     })
   }
 

@@ -3,16 +3,7 @@ import type { DataManager, EntityJson, WriteOptions } from '#engine/data/data_ma
 import { lenientBody } from '#middleware/lenient_json_middleware'
 import { DataError } from '#engine/data/errors'
 import { withDataManager } from './data_access.js'
-
-/** Path parameters arrive percent-encoded (`ref%24Country`). */
-function param(ctx: HttpContext, name: string): string {
-  const raw = String(ctx.params[name] ?? '')
-  try {
-    return decodeURIComponent(raw)
-  } catch {
-    return raw
-  }
-}
+import { routeParam } from './route_params.js'
 
 /** The request body as the lenient JSON middleware read it (unquoted keys, single quotes). */
 function body(ctx: HttpContext, error: string): unknown {
@@ -46,7 +37,7 @@ export default class EntityWritesController {
 
   async create(ctx: HttpContext) {
     await this.#run(ctx, async (data) => {
-      const entity = param(ctx, 'entity')
+      const entity = routeParam(ctx, 'entity')
       const payload = body(ctx, 'Malformed request JSON data structure')
       const url = ctx.request.completeUrl(false).replace(/\/+$/, '')
       if (Array.isArray(payload)) {
@@ -62,7 +53,7 @@ export default class EntityWritesController {
   async update(ctx: HttpContext) {
     await this.#run(ctx, async (data) => {
       const payload = body(ctx, 'Cannot deserialize an entity from JSON')
-      const { entity, id } = { entity: param(ctx, 'entity'), id: param(ctx, 'id') }
+      const { entity, id } = { entity: routeParam(ctx, 'entity'), id: routeParam(ctx, 'id') }
       ctx.response.send(await data.update(entity, id, payload as EntityJson, options(ctx)))
     })
   }
@@ -74,14 +65,14 @@ export default class EntityWritesController {
         const message = 'The body of bulk update request should be an array'
         throw new DataError(400, message, message)
       }
-      const entity = param(ctx, 'entity')
+      const entity = routeParam(ctx, 'entity')
       ctx.response.send(await data.updateMany(entity, payload, options(ctx)))
     })
   }
 
   async destroy(ctx: HttpContext) {
     await this.#run(ctx, async (data) => {
-      await data.delete(param(ctx, 'entity'), param(ctx, 'id'))
+      await data.delete(routeParam(ctx, 'entity'), routeParam(ctx, 'id'))
       ctx.response.status(204)
     })
   }
@@ -92,7 +83,7 @@ export default class EntityWritesController {
       if (!Array.isArray(payload)) {
         throw new DataError(400, 'Invalid parameter', 'The body of bulk delete should be an array')
       }
-      await data.deleteMany(param(ctx, 'entity'), payload)
+      await data.deleteMany(routeParam(ctx, 'entity'), payload)
       ctx.response.status(204)
     })
   }

@@ -2,16 +2,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import engine from '#engine/services/engine'
 import { resolveLocale, translations } from '#i18n/main'
 import { sendWithEtag } from '#controllers/rest/etag'
-
-/** Path parameters arrive percent-encoded (`ref%24Country`); a malformed escape stays as is. */
-function param(ctx: HttpContext, name: string): string {
-  const raw = String(ctx.params[name] ?? '')
-  try {
-    return decodeURIComponent(raw)
-  } catch {
-    return raw
-  }
-}
+import { routeParam } from './route_params.js'
 
 /**
  * `/rest/messages/*` (reference 8.5, spec 2.8 and 4.7): flat maps of captions in the request
@@ -29,7 +20,7 @@ export default class MessagesController {
 
   entity(ctx: HttpContext) {
     const locale = resolveLocale(ctx)
-    const name = param(ctx, 'entityName')
+    const name = routeParam(ctx, 'entityName')
     const map = translations(locale).entities.get(name)
     if (!map)
       return ctx.response
@@ -45,7 +36,7 @@ export default class MessagesController {
 
   enum(ctx: HttpContext) {
     const locale = resolveLocale(ctx)
-    const name = param(ctx, 'enumClassName')
+    const name = routeParam(ctx, 'enumClassName')
     const map = translations(locale).enums.get(name)
     if (!map)
       return ctx.response

@@ -15,6 +15,7 @@ import { resolveLocale, translations, type Translations } from '#i18n/main'
 import { canRead, canView, policyKey } from '#security/permissions'
 import { MISSING_TOKEN, unauthorized } from '#oauth/resource_server'
 import { sendTagged, tagDocument, type TaggedDocument } from '#controllers/rest/etag'
+import { routeParam } from './route_params.js'
 
 /**
  * Rendered documents, per translations (memoized by i18n per model version, stored-messages
@@ -22,16 +23,6 @@ import { sendTagged, tagDocument, type TaggedDocument } from '#controllers/rest/
  * (what the caller may see). Only found documents are cached: keys are bounded by the model.
  */
 const documents = new WeakMap<Translations, Map<string, TaggedDocument>>()
-
-/** Path parameters arrive percent-encoded (`ref%24Country`); a malformed escape stays as is. */
-function param(ctx: HttpContext, name: string): string {
-  const raw = String(ctx.params[name] ?? '')
-  try {
-    return decodeURIComponent(raw)
-  } catch {
-    return raw
-  }
-}
 
 const notFound = (ctx: HttpContext, error: string, details: string) =>
   ctx.response.status(404).send({ error, details })
@@ -88,7 +79,7 @@ export default class MetadataController {
 
   async entity(ctx: HttpContext) {
     if (!ctx.subject) return unauthorized(ctx, MISSING_TOKEN)
-    const entity = param(ctx, 'entity')
+    const entity = routeParam(ctx, 'entity')
     const found = this.#document(
       ctx,
       `entity\u0000${entity}`,
@@ -99,7 +90,7 @@ export default class MetadataController {
 
   async fetchPlans(ctx: HttpContext) {
     if (!ctx.subject) return unauthorized(ctx, MISSING_TOKEN)
-    const entity = param(ctx, 'entity')
+    const entity = routeParam(ctx, 'entity')
     const found = this.#document(
       ctx,
       `plans\u0000${entity}`,
@@ -110,8 +101,8 @@ export default class MetadataController {
 
   async fetchPlan(ctx: HttpContext) {
     if (!ctx.subject) return unauthorized(ctx, MISSING_TOKEN)
-    const entity = param(ctx, 'entity')
-    const plan = param(ctx, 'plan')
+    const entity = routeParam(ctx, 'entity')
+    const plan = routeParam(ctx, 'plan')
     const found = this.#document(ctx, `plan\u0000${entity}\u0000${plan}`, (model, viewer) =>
       describeNamedFetchPlan(model, entity, plan, viewer)
     )
@@ -125,7 +116,7 @@ export default class MetadataController {
 
   async enum(ctx: HttpContext) {
     if (!ctx.subject) return unauthorized(ctx, MISSING_TOKEN)
-    const fqn = param(ctx, 'fqn')
+    const fqn = routeParam(ctx, 'fqn')
     const found = this.#document(
       ctx,
       `enum\u0000${fqn}`,

@@ -14,6 +14,7 @@ import type {
 import { normalizeModel } from './normalize.js'
 import { tableNameFor } from './naming.js'
 import { Model } from './model.js'
+import { dbBoolean } from '../schema/db_values.js'
 
 /**
  * Version counters in mg_versions: the model, stored settings, security (users, clients, tokens)
@@ -24,7 +25,6 @@ export type VersionKey = 'model' | 'settings' | 'security' | 'messages' | 'roles
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v))
 const parse = (v: string | null) => (v === null || v === undefined ? undefined : JSON.parse(v))
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v)
-const bool = (v: unknown) => v === true || v === 1 || v === '1' || v === 't'
 const num = (v: unknown) => (v === null || v === undefined ? undefined : Number(v))
 
 export async function readVersion(client: QueryClientContract, key: VersionKey): Promise<number> {
@@ -78,7 +78,7 @@ export async function loadModelDefinition(client: QueryClientContract): Promise<
       .filter((i) => i.entity_id === e.id)
       .map((i) => ({
         attributes: parse(i.attributes),
-        unique: bool(i.is_unique),
+        unique: dbBoolean(i.is_unique),
         name: opt(i.name),
       })),
   }))
@@ -100,8 +100,8 @@ function attributeFromRow(a: any): AttributeDefinition {
     length: num(a.length),
     precision: num(a.precision),
     scale: num(a.scale),
-    mandatory: bool(a.mandatory),
-    unique: bool(a.is_unique),
+    mandatory: dbBoolean(a.mandatory),
+    unique: dbBoolean(a.is_unique),
     min: minMax(a.min_value),
     max: minMax(a.max_value),
     pattern: opt(a.pattern),
@@ -111,8 +111,8 @@ function attributeFromRow(a: any): AttributeDefinition {
     mappedBy: opt(a.mapped_by),
     linkTable: opt(a.link_table),
     onDelete: opt(a.on_delete),
-    transient: bool(a.transient),
-    readOnly: bool(a.read_only),
+    transient: dbBoolean(a.transient),
+    readOnly: dbBoolean(a.read_only),
     caption: parse(a.caption),
     description: opt(a.description),
   }
