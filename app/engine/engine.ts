@@ -25,6 +25,8 @@ export class Engine {
   readonly messages = new MessageStore()
   /** mg_versions 'security': bumped on revocations, deactivations and secret changes. */
   securityVersion = 0
+  /** mg_versions 'roles': bumped by every change of roles or role assignments. */
+  rolesVersion = 0
   #watcher: ChangeWatcher
   #started: Promise<void> | null = null
 
@@ -59,6 +61,7 @@ export class Engine {
     const modelChanged = await this.registry.refresh(this.db)
     await this.properties.refresh(this.db.connection())
     this.securityVersion = await readVersion(this.db.connection(), 'security')
+    this.rolesVersion = await readVersion(this.db.connection(), 'roles')
     await this.messages.refresh(this.db.connection())
     if (modelChanged)
       this.logger.info(

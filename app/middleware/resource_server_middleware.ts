@@ -15,6 +15,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import engine from '#engine/services/engine'
 import { ANONYMOUS, type Subject } from '#security/subject'
+import { permissionsFor } from '#security/main'
 import { verifyAccessToken } from '#oauth/token_verifier'
 import { inspectRequestPath } from '#oauth/url_patterns'
 import {
@@ -74,7 +75,7 @@ export default class ResourceServerMiddleware {
     if (credentials === null) {
       if (kind === 'anonymous') {
         ctx.subject = ANONYMOUS
-        return next()
+        return restEnabled(ctx, check.path, next)
       }
       return unauthorized(ctx, MISSING_TOKEN)
     }
@@ -82,6 +83,22 @@ export default class ResourceServerMiddleware {
     const result = await verifyAccessToken(credentials.token, engine.securityVersion)
     if ('error' in result) return unauthorized(ctx, result.error)
     ctx.subject = result.subject
-    return next()
+    return restEnabled(ctx, check.path, next)
   }
+}
+
+/** URLs that need the specific permission `rest.enabled` (reference section 2). */
+const REST_ENABLED_URLS =
+  /^\/rest\/(?:(?:entities|services|queries|messages|metadata|files)(?:\/|$)|(?:userInfo|permissions|user-session\/locale)\/?$)/
+
+/** 403 for a subject without `rest.enabled` on the generic REST URLs (catalogue AZ25). */
+async function restEnabled(ctx: HttpContext, path: string, next: NextFn) {
+  if (
+    !REST_ENABLED_URLS.test(path) ||
+    (await permissionsFor(ctx.subject!)).specific('rest.enabled')
+  )
+    return next()
+  ctx.response
+    .status(403)
+    .json({ error: 'Forbidden', details: 'User is not allowed to use the REST API' })
 }

@@ -16,6 +16,7 @@ import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import User from '#models/user'
 import { randomToken } from './secrets.js'
+import { rolesChanged, setUserRoles } from '#security/roles_store'
 import { run, securityChanged } from './clients.js'
 import type { Problem } from './client_rules.js'
 
@@ -224,7 +225,12 @@ export async function ensureBuiltInUsers(options: {
   const problem = passwordProblem(password)
   if (problem) throw new Error(`MODELGATE_ADMIN_PASSWORD ${problem}`)
   const created = await createOnce(ADMIN_USERNAME, async () => {
-    await createUser({ username: ADMIN_USERNAME, password })
+    await db.transaction(async (trx) => {
+      const admin = await createUser({ username: ADMIN_USERNAME, password }, trx)
+      // The administrator may do everything (app/security/README.md, built-in roles).
+      await setUserRoles(trx, admin.id, 'resourceRoles', ['system-full-access'])
+      await rolesChanged(trx)
+    })
   })
   if (!created) return result
   result.adminCreated = true

@@ -1,25 +1,26 @@
 /**
  * The security subsystem's door for code outside app/security: a subject's compiled
- * permissions. (Issue 5 in progress: the real compiler replaces the allow-all stub below.)
+ * permissions (app/security/README.md), cached per subject, model version and roles version.
  */
+import engine from '#engine/services/engine'
 import type { Subject } from './subject.js'
+import { PermissionCache } from './permission_cache.js'
+import type { Permissions } from './policy_index.js'
 
 export type { Subject } from './subject.js'
 export { ANONYMOUS } from './subject.js'
+export type { AttributeLevel, EntityOperation, Permissions, RowRule } from './policy_index.js'
+export { FULL_ACCESS } from './policy_index.js'
 
-export type EntityOperation = 'create' | 'read' | 'update' | 'delete'
-
-/** A subject's effective permissions, compiled once and cached (see README). */
-export interface Permissions {
-  /** Entity policy check (upstream: entity create/read/update/delete). */
-  canDo(entity: string, operation: EntityOperation): boolean
-  /** Specific policy (`rest.enabled`, `rest.fileUpload.enabled`, ...). */
-  specific(name: string): boolean
-}
-
-const ALLOW_ALL: Permissions = { canDo: () => true, specific: () => true }
+let cache: PermissionCache | null = null
 
 /** The compiled permissions of `subject` (cached per subject, model and roles version). */
-export async function permissionsFor(_subject: Subject): Promise<Permissions> {
-  return ALLOW_ALL
+export function permissionsFor(subject: Subject): Promise<Permissions> {
+  cache ??= new PermissionCache({
+    db: engine.db,
+    model: () => engine.model,
+    rolesVersion: () => engine.rolesVersion,
+  })
+  return cache.permissionsFor(subject)
 }
+export { describePermissions } from './describe.js'

@@ -62,6 +62,12 @@ export const PROPERTIES: PropertyDefinition[] = [
     description: 'Downloads with these extensions may be served inline',
   },
   {
+    name: 'svc.rest.max-bulk-size',
+    type: 'int',
+    default: 10000,
+    description: 'Most entities one bulk create, update or delete may carry (more: 413)',
+  },
+  {
     name: 'svc.core.entitySerializationTokenRequired',
     type: 'boolean',
     default: false,

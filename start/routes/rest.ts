@@ -10,6 +10,10 @@ const UserInfoController = () => import('#controllers/rest/user_info_controller'
 
 router.get('/rest/userInfo', [UserInfoController, 'show'])
 
+// Reference 8.6: the caller's granted permissions (app/security).
+const PermissionsController = () => import('#controllers/rest/permissions_controller')
+router.get('/rest/permissions', [PermissionsController, 'show'])
+
 // Reference 2.13: what optional REST features this server offers.
 router.get('/rest/capabilities', () => ({ inlineFetchPlans: true }))
 

@@ -16,6 +16,7 @@ import {
   makeUser,
   raw,
   rawLine,
+  grantAnonymous,
 } from '#tests/helpers/resource_server'
 import db from '@adonisjs/lucid/services/db'
 import { revokeGrant } from '#oauth/token_store'
@@ -167,6 +168,8 @@ test.group('resource server: tokens', (group) => {
 
 test.group('resource server: anonymous patterns and open URLs', (group) => {
   group.setup(async () => void (await resetDatabase()))
+  // Anonymous requests need `rest.enabled` like any other (reference 9.5).
+  group.setup(async () => grantAnonymous())
   group.each.setup(async () => void (await setAnonymous(null)))
 
   test('an anonymous pattern from stored settings applies without a restart', async ({

@@ -8,7 +8,7 @@ import { test } from '@japa/runner'
 import { resetDatabase } from '#tests/helpers/database'
 import { engine, importDoc } from '#tests/helpers/engine'
 import { baseUrl } from '#tests/helpers/oauth'
-import { raw, rawLine } from '#tests/helpers/resource_server'
+import { grantAnonymous, raw, rawLine } from '#tests/helpers/resource_server'
 
 const OPEN = '/rest/userInfo'
 
@@ -24,6 +24,8 @@ test.group('catalogue RT rows: URL protection', (group) => {
   group.setup(async () => {
     await resetDatabase()
     await importDoc({ settings: { 'svc.resource-server.anonymous-url-patterns': OPEN } })
+    // Anonymous requests need `rest.enabled` like any other (reference 9.5).
+    return grantAnonymous()
   })
 
   test('the anonymous pattern works for the exact path', async ({ assert }) => {

@@ -5,10 +5,19 @@ import { test } from '@japa/runner'
 import { resetDatabase } from '#tests/helpers/database'
 import { importDoc } from '#tests/helpers/engine'
 import User from '#models/user'
-import { accessToken, bearer, makeClient, makeUser, raw } from '#tests/helpers/resource_server'
+import {
+  accessToken,
+  bearer,
+  makeClient,
+  makeUser,
+  raw,
+  grantAnonymous,
+} from '#tests/helpers/resource_server'
 
 test.group('GET /rest/userInfo', (group) => {
   group.setup(async () => void (await resetDatabase()))
+  // Anonymous requests need `rest.enabled` like any other (reference 9.5).
+  group.setup(async () => grantAnonymous())
 
   test('as a user: the user attributes, never the password', async ({ assert }) => {
     const client = await makeClient({ grantTypes: ['authorization_code', 'refresh_token'] })
@@ -65,13 +74,15 @@ test.group('GET /rest/userInfo', (group) => {
       settings: { 'svc.resource-server.anonymous-url-patterns': '/rest/userInfo' },
     })
     try {
+      // The built-in `anonymous` user (made on first start, holding the anonymous roles).
+      const anonymous = (await User.findBy('username', 'anonymous'))!
       const response = await raw('/rest/userInfo')
       assert.equal(response.status, 200)
       assert.deepEqual(response.body, {
         username: 'anonymous',
         locale: 'en',
         attributes: {
-          id: null,
+          id: anonymous.id,
           username: 'anonymous',
           firstName: null,
           lastName: null,
@@ -80,13 +91,6 @@ test.group('GET /rest/userInfo', (group) => {
           timeZoneId: null,
         },
       })
-      // With the built-in `anonymous` user (made on first start): its attributes.
-      const anonymous =
-        (await User.findBy('username', 'anonymous')) ??
-        (await User.create({ username: 'anonymous', active: true }))
-      const builtIn = await raw('/rest/userInfo')
-      assert.equal(builtIn.body.attributes.id, anonymous.id)
-      assert.equal(builtIn.body.username, 'anonymous')
     } finally {
       await importDoc({ settings: { 'svc.resource-server.anonymous-url-patterns': null } })
     }

@@ -23,7 +23,8 @@ export async function createClient(overrides: Partial<OAuthClient> = {}) {
     accessTokenFormat: 'reference',
     accessTokenTtl: 300,
     refreshTokenTtl: 86400,
-    resourceRoles: ['rest-minimal'],
+    // Tests of other subsystems act with full access; security tests pass their own roles.
+    resourceRoles: ['system-full-access'],
     rowLevelRoles: [],
     managedBy: 'database',
     active: true,
@@ -34,9 +35,16 @@ export async function createClient(overrides: Partial<OAuthClient> = {}) {
 
 export async function createUser(
   username = `user-${randomToken(4)}`,
-  password = 'S3cret-passw0rd'
+  password = 'S3cret-passw0rd',
+  roles: { resourceRoles?: string[]; rowLevelRoles?: string[] } = {}
 ) {
   const user = await User.create({ username, password, active: true, locale: 'en' })
+  const resourceRoles = roles.resourceRoles ?? ['system-full-access']
+  const rowLevelRoles = roles.rowLevelRoles ?? []
+  for (const code of resourceRoles)
+    await db.table('mg_user_resource_roles').insert({ user_id: user.id, role_code: code })
+  for (const code of rowLevelRoles)
+    await db.table('mg_user_row_level_roles').insert({ user_id: user.id, role_code: code })
   return { user, password }
 }
 

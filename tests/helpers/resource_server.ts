@@ -6,6 +6,9 @@
 import http from 'node:http'
 import net from 'node:net'
 import db from '@adonisjs/lucid/services/db'
+import app from '@adonisjs/core/services/app'
+import { Engine } from '#engine/engine'
+import { rolesChanged, setUserRoles } from '#security/roles_store'
 import { createClient } from '#tests/helpers/oauth'
 import type OAuthClient from '#models/oauth_client'
 import User from '#models/user'
@@ -75,8 +78,9 @@ export async function makeClient(overrides: Partial<OAuthClient> = {}) {
   return client
 }
 
+/** A user with full access (tests of the resource server, not of roles). */
 export async function makeUser(overrides: Partial<User> = {}) {
-  return User.create({
+  const user = await User.create({
     username: `rs-user-${randomToken(4)}`,
     password: 'S3cret-passw0rd',
     firstName: 'Ada',
@@ -85,6 +89,29 @@ export async function makeUser(overrides: Partial<User> = {}) {
     active: true,
     ...overrides,
   })
+  await db
+    .table('mg_user_resource_roles')
+    .insert({ user_id: user.id, role_code: 'system-full-access' })
+  return user
+}
+
+/**
+ * Gives the built-in `anonymous` user (created when missing) `roles` and bumps the roles
+ * version, as an administrator would; returns a function that takes them back.
+ */
+export async function grantAnonymous(roles: string[] = ['rest-minimal']) {
+  const anonymous =
+    (await User.findBy('username', 'anonymous')) ??
+    (await User.create({ username: 'anonymous', active: true }))
+  const set = async (codes: string[]) => {
+    await db.transaction(async (trx) => {
+      await setUserRoles(trx, anonymous.id, 'resourceRoles', codes)
+      await rolesChanged(trx)
+    })
+    await (await app.container.make(Engine)).refresh()
+  }
+  await set(roles)
+  return () => set([])
 }
 
 /** An access token of `client` (for `user` when given); ttl in seconds (negative: expired). */

@@ -3,6 +3,7 @@
  * book runs one statement for the page plus one per relation level, however many rows the page
  * has. Statements are counted with knex's `query` event on the connection's clients.
  */
+import { FULL_ACCESS } from '#security/policy_index'
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import type { Knex } from 'knex'
@@ -85,7 +86,7 @@ test.group('Entities read: SQL statements per page', (group) => {
     assert,
   }) => {
     const e = await engine()
-    const ctx: DataContext = { db, model: e.model, subject: ANONYMOUS, maxFetchSize: 10000 }
+    const ctx: DataContext = { db, model: e.model, subject: ANONYMOUS, maxFetchSize: 10000, maxBulkSize: 10000, permissions: FULL_ACCESS }
     const options = (limit: number) => ({ fetchPlan: JSON.stringify(PLAN), limit, sort: 'number' })
     let page: Awaited<ReturnType<typeof list>> = { items: [] }
     const small = await statements(

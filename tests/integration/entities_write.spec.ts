@@ -3,6 +3,7 @@
  * per datatype, the audit user of a user subject, the unique constraint as the fallback of the
  * pre-write check under concurrency, and driver errors translated (never passed on).
  */
+import { FULL_ACCESS } from '#security/policy_index'
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import type { DataContext } from '#engine/data/data_manager'
@@ -25,7 +26,7 @@ const subject: UserSubject = {
 }
 
 async function context(): Promise<DataContext> {
-  return { db, model: (await engine()).model, subject, maxFetchSize: 10000 }
+  return { db, model: (await engine()).model, subject, maxFetchSize: 10000, maxBulkSize: 10000, permissions: FULL_ACCESS }
 }
 
 test.group('Entity writes: DataManager', (group) => {

@@ -4,6 +4,7 @@ import engine from '#engine/services/engine'
 import { DataManager } from '#engine/data/data_manager'
 import { DataError } from '#engine/data/errors'
 import { MISSING_TOKEN, unauthorized } from '#oauth/resource_server'
+import { permissionsFor } from '#security/main'
 
 /**
  * Runs `action` with a DataManager acting as the request's subject (401 without one) and turns
@@ -19,7 +20,9 @@ export async function withDataManager<T>(
     db,
     model: engine.model,
     subject,
+    permissions: await permissionsFor(subject),
     maxFetchSize: Number(engine.properties.get('svc.rest.default-max-fetch-size')) || 10000,
+    maxBulkSize: Number(engine.properties.get('svc.rest.max-bulk-size')) || 10000,
   })
   try {
     return await action(data)

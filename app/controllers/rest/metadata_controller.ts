@@ -12,7 +12,7 @@ import {
   type Model,
 } from '#engine/main'
 import { resolveLocale, translations, type Translations } from '#i18n/main'
-import { canRead, canView, policyKey } from '#security/permissions'
+import { permissionsFor } from '#security/main'
 import { MISSING_TOKEN, unauthorized } from '#oauth/resource_server'
 import { sendTagged, tagDocument, type TaggedDocument } from '#controllers/rest/etag'
 import { routeParam } from './route_params.js'
@@ -36,24 +36,24 @@ type Missing = 'entity' | 'plan' | 'enum'
  */
 export default class MetadataController {
   /** The cached document `key`, or `describe`'s result rendered, tagged and cached. */
-  #document(
+  async #document(
     ctx: HttpContext,
     key: string,
     describe: (model: Model, viewer: MetadataViewer) => object | Missing
-  ): TaggedDocument | Missing {
-    const subject = ctx.subject!
+  ): Promise<TaggedDocument | Missing> {
+    const permissions = await permissionsFor(ctx.subject!)
     const model = engine.model
     const locale = resolveLocale(ctx)
     const texts = translations(locale)
     if (!documents.has(texts)) documents.set(texts, new Map())
     const cache = documents.get(texts)!
-    const cacheKey = `${policyKey(subject)}\u0000${key}`
+    const cacheKey = `${permissions.key}\u0000${key}`
     const cached = cache.get(cacheKey)
     if (cached) return cached
     const found = describe(model, {
       caption: (k) => texts.text(k),
-      canRead: (entity) => canRead(subject, entity),
-      canView: (entity, attribute) => canView(subject, entity, attribute),
+      canRead: (entity) => permissions.canRead(entity),
+      canView: (entity, attribute) => permissions.canView(entity, attribute),
     })
     if (typeof found === 'string') return found
     const document = tagDocument(found, model.version, locale)
@@ -61,7 +61,13 @@ export default class MetadataController {
     return document
   }
 
-  #respond(ctx: HttpContext, found: TaggedDocument | Missing, entity = '', name = '') {
+  async #respond(
+    ctx: HttpContext,
+    pending: Promise<TaggedDocument | Missing>,
+    entity = '',
+    name = ''
+  ) {
+    const found = await pending
     if (found === 'entity') return notFound(ctx, 'Entity not found', `Entity ${entity} not found`)
     if (found === 'plan') {
       const details = `Fetch plan ${name} for metaClass ${entity} not found`

@@ -1,6 +1,6 @@
 /**
  * DataManager: the only door to runtime-entity data for API code. Every operation runs as a
- * subject and asks the security hooks (app/security/permissions.ts) at each step; reads go
+ * subject and asks its compiled permissions (app/security) at each step; reads go
  * through the read pipeline (data/read/*), writes through the write pipeline (data/write/*).
  * UnconstrainedDataManager (system jobs) skips the checks and says so in its name.
  *
@@ -9,6 +9,7 @@
 import type { Database } from '@adonisjs/lucid/database'
 import type { Model } from '../metadata/model.js'
 import type { Subject } from '#security/subject'
+import type { Permissions } from '#security/policy_index'
 import * as reader from './read/main.js'
 import * as writer from './write/main.js'
 
@@ -39,8 +40,12 @@ export interface DataContext {
   db: Database
   model: Model
   subject: Subject
+  /** The subject's compiled permissions (security/main.ts `permissionsFor`). */
+  permissions: Permissions
   /** `svc.rest.default-max-fetch-size` and friends, read through the property resolver. */
   maxFetchSize: number
+  /** `svc.rest.max-bulk-size`: most entities one bulk create/update/delete may carry. */
+  maxBulkSize: number
 }
 
 export interface DataManagerContract {

@@ -46,3 +46,22 @@ export const forbidden = (operation: keyof typeof FORBIDDEN_NOUN, entity: string
 }
 export const badParameter = (details: string) => new DataError(400, 'Invalid parameter', details)
 export const conflict = (details: string) => new DataError(409, 'Optimistic lock', details)
+
+/**
+ * 403 from a row-level rule on a write (reference 9.4: the data layer's AccessDeniedException):
+ * the stored row, or the row as the request would leave it, is outside the caller's rules.
+ */
+export const rowForbidden = (entity: string, id: unknown, action: string) =>
+  new DataError(
+    403,
+    'Forbidden',
+    `resource: ${entity}-${String(id)}, type: entity, action: ${action}`
+  )
+
+/** 403: the body changes an attribute the caller may not modify (catalogue AZ14/AZ15). */
+export const attributeForbidden = (entity: string, attribute: string) =>
+  new DataError(
+    403,
+    'Forbidden',
+    `resource: ${entity}.${attribute}, type: entityAttribute, action: modify`
+  )

@@ -11,6 +11,7 @@ import type { AttributeMeta, EntityMeta } from '../../metadata/model.js'
 import type { FilterCondition, FilterNode, FilterScalar } from '../../query/filter_ast.js'
 import { LIKE_ESCAPE, likePattern } from '../../query/operators/like.js'
 import type { DataContext } from '../data_manager.js'
+import type { EntityOperation } from '#security/policy_index'
 
 export type Builder = DatabaseQueryBuilderContract
 
@@ -29,10 +30,37 @@ export function live(q: Builder, entity: EntityMeta, alias: string) {
   if (entity.traits.has('softDelete')) q.whereNull(`${alias}.deleted_date`)
 }
 
+/**
+ * AND-s the subject's row-level rules for `entity` into `q` (alias `alias`): the rules are
+ * filters of the same language, compiled here like a client filter. A rule that matches nothing
+ * adds `1 = 0`. Paths inside rules are trusted (admin-written): their related rows are not
+ * filtered again, which also keeps rules that refer to each other from recursing.
+ */
+export function applyRowRules(
+  ctx: DataContext,
+  q: Builder,
+  entity: EntityMeta,
+  alias: string,
+  aliases: Aliases,
+  operation: EntityOperation = 'read'
+) {
+  for (const rule of ctx.permissions.rowRules(entity.name, operation)) {
+    if (rule.kind === 'nothing') q.whereRaw('1 = 0')
+    else if (rule.root.conditions.length) {
+      new FilterCompiler(ctx, aliases, false).apply(q, rule.root, alias)
+    }
+  }
+}
+
 export class FilterCompiler {
+  /**
+   * @param secured related rows reached by a path are limited to those the subject may read
+   * (client filters: a condition is evaluated against visible rows only, catalogue FQ13)
+   */
   constructor(
     private ctx: DataContext,
-    private aliases: Aliases
+    private aliases: Aliases,
+    private secured = true
   ) {}
 
   apply(q: Builder, node: FilterNode, alias: string) {
@@ -94,6 +122,7 @@ export class FilterCompiler {
       }
     }
     live(q, target, t)
+    if (this.secured) applyRowRules(this.ctx, q, target, t, this.aliases)
     inner(q, t)
     return q
   }

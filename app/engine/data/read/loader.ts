@@ -9,7 +9,7 @@ import type { PlanNode } from '../../query/fetch_plans.js'
 import type { SortKey } from '../../query/sort.js'
 import type { DataContext } from '../data_manager.js'
 import type { Builder } from './filter_sql.js'
-import { Aliases, FilterCompiler, live } from './filter_sql.js'
+import { Aliases, FilterCompiler, applyRowRules, live } from './filter_sql.js'
 import type { ReadPlan } from './plan.js'
 
 /** A loaded row and its loaded relations (absent key: not loaded). */
@@ -40,6 +40,7 @@ export function rootQuery(ctx: DataContext, plan: Pick<ReadPlan, 'entity' | 'fil
   const aliases = new Aliases()
   const q = ctx.db.from(`${plan.entity.table} as t0`)
   live(q, plan.entity, 't0')
+  applyRowRules(ctx, q, plan.entity, 't0', aliases)
   if (plan.filter?.root.conditions.length) {
     new FilterCompiler(ctx, aliases).apply(q, plan.filter.root, 't0')
   }
@@ -121,6 +122,7 @@ async function fetchBy(
       q.select(`${key.column} as ${OWNER}`).whereIn(key.column, part as string[])
     }
     live(q, target, 'r')
+    applyRowRules(ctx, q, target, 'r', new Aliases())
     out.push(...(await q.orderBy('r.id')))
   }
   return out

@@ -4,7 +4,7 @@
  * view, the parsed filter and sort, paging. No database here.
  */
 import JSON5 from 'json5'
-import type { EntityMeta, Model } from '../../metadata/model.js'
+import type { AttributeMeta, EntityMeta, Model } from '../../metadata/model.js'
 import type { FetchPlanProperty, InlineFetchPlan } from '../../metadata/types.js'
 import type { PlanNode } from '../../query/fetch_plans.js'
 import {
@@ -17,7 +17,6 @@ import { parseFilter } from '../../query/filter_parser.js'
 import type { SortKey } from '../../query/sort.js'
 import { parseSort } from '../../query/sort.js'
 import { isPlainObject } from '../../query/errors.js'
-import { canRead, canView, policyKey } from '#security/permissions'
 import type { DataContext } from '../data_manager.js'
 import { DataError, entityNotFound, fetchPlanNotFound, forbidden } from '../errors.js'
 
@@ -41,7 +40,7 @@ export const invalidFetchPlan = (details: string) =>
 export function readableEntity(ctx: DataContext, name: string): EntityMeta {
   const entity = ctx.model.entity(name)
   if (!entity) throw entityNotFound(name)
-  if (!canRead(ctx.subject, entity.name)) {
+  if (!ctx.permissions.canRead(entity.name)) {
     throw forbidden('read', entity.name)
   }
   return entity
@@ -120,13 +119,18 @@ export function secure(ctx: DataContext, plan: PlanNode): PlanNode {
   return filterFetchPlan(plan, (entity, attribute, nested) => {
     const a = ctx.model.entity(entity)?.attributes.get(attribute)
     if (!a || a.transient) return false
-    if (!canView(ctx.subject, entity, attribute)) return false
-    return !nested || canRead(ctx.subject, nested.entity)
+    if (!ctx.permissions.canView(entity, attribute)) return false
+    return !nested || ctx.permissions.canRead(nested.entity)
   })
 }
 
-const readable = (ctx: DataContext) => (a: { entity: string; name: string }) =>
-  canView(ctx.subject, a.entity, a.name)
+/**
+ * What a filter or sort may name: viewable attributes, and relations only into readable
+ * entities. Anything else is reported like an unknown attribute (no oracle, catalogue FQ10-16).
+ */
+const readable = (ctx: DataContext) => (a: AttributeMeta) =>
+  ctx.permissions.canView(a.entity, a.name) &&
+  (a.kind === 'datatype' || ctx.permissions.canRead(a.target!))
 
 export function planFilter(ctx: DataContext, entity: EntityMeta, filter: unknown) {
   if (filter === undefined) return null
@@ -179,6 +183,6 @@ export function outputAndLoad(
   const name = fetchPlan ?? '_base'
   if (typeof name !== 'string' || name.trim().startsWith('{')) return build()
   // Unknown plans throw before anything is cached: cache keys stay bounded by the model.
-  const key = `readPlan:${entity.name}\u0000${name}\u0000${policyKey(ctx.subject)}`
+  const key = `readPlan:${entity.name}\u0000${name}\u0000${ctx.permissions.key}`
   return ctx.model.derive(key, build)
 }

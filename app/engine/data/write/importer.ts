@@ -6,10 +6,10 @@
  * caller rolls the transaction back.
  */
 import { randomUUID } from 'node:crypto'
-import { canDo, canModify } from '#security/permissions'
 import type { AttributeMeta, EntityMeta } from '../../metadata/model.js'
 import { conflict } from '../errors.js'
 import { saveCollection } from './relations.js'
+import { findVisibleRow, mayWrite, notePostImage } from './row_security.js'
 import { removeRow } from './remover.js'
 import {
   META_KEYS,
@@ -54,9 +54,13 @@ async function toOneReference(s: WriteState, a: AttributeMeta, value: unknown, i
   if (!isObject(value)) throw notObject(a)
   const target = s.ctx.model.entity(a.target!)!
   const id = toIdValue(target.idType, value.id)
-  // Soft-deleted targets are found: import loads with soft deletion off (reference 2.5).
-  if (id === undefined || !(await findRow(s, target, id, true)))
-    throw referenceMissing(isNew, a.name)
+  // Soft-deleted targets are found: import loads with soft deletion off (reference 2.5). A row
+  // hidden from the caller by a row-level rule is missing, as for a read.
+  if (id === undefined) throw referenceMissing(isNew, a.name)
+  const found = s.ctx.permissions.hasReadRules(target.name)
+    ? await findVisibleRow(s, target, id, true)
+    : await findRow(s, target, id, true)
+  if (!found) throw referenceMissing(isNew, a.name)
   return id
 }
 
@@ -76,7 +80,7 @@ async function toOneComposition(
     if (!isObject(value)) throw notObject(a)
     // Rule 5: with an id the child is updated, without one a new child replaces the old one.
     const id = value.id === undefined ? undefined : toIdValue(target.idType, value.id)
-    const row = id === undefined ? null : await findRow(s, target, id)
+    const row = id === undefined ? null : await findVisibleRow(s, target, id)
     childId = await saveEntity(s, target, row ? { ...value, id } : value, joinPath(path, a.name), {
       existing: row,
     })
@@ -145,7 +149,7 @@ export async function saveEntity(
   target: SaveTarget
 ): Promise<Id> {
   const isNew = !target.existing
-  if (!canDo(s.ctx.subject, entity.name, isNew ? 'create' : 'update')) {
+  if (!s.ctx.permissions.canDo(entity.name, isNew ? 'create' : 'update')) {
     throw writeForbidden(isNew ? 'create' : 'update', entity.name)
   }
   const id = isNew ? newId(entity, body) : (target.existing!.id as Id)
@@ -158,8 +162,8 @@ export async function saveEntity(
     if (!a) throw cannotDeserialize(`Unknown attribute '${key}' of entity ${entity.name}`)
     // Server-managed, computed and read-only attributes are ignored (reference 4.4).
     if (a.system || a.transient || a.readOnly) continue
-    if (!canModify(s.ctx.subject, entity.name, a.name)) continue
     if (target.backRef?.attribute === a.name) continue
+    if (!mayWrite(s, entity, a, value, target.existing)) continue
     const attrPath = joinPath(path, a.name)
     if (a.kind === 'datatype') {
       row[a.column!] = toDbValue(s.ctx.model, a, value, s.dialect)
@@ -193,6 +197,7 @@ export async function saveEntity(
     return id ?? 0
   }
   const savedId = await writeRow(s, entity, row, id, target, version)
+  notePostImage(s, entity, savedId, isNew ? 'create' : 'update')
   for (const [a, value] of collections) await saveCollection(s, a, value, savedId, path)
   for (const step of after) await step()
   return savedId

@@ -11,18 +11,18 @@ import type { DataContext, EntityJson, WriteOptions } from '../data_manager.js'
 import { DataError, entityNotFound, instanceNotFound, responsePlanNotFound } from '../errors.js'
 import { load, parseId } from '../read/main.js'
 import { resolvePlan } from '../read/plan.js'
-import { canDo } from '#security/permissions'
 import { translateDriverError } from './driver_errors.js'
 import { saveEntity } from './importer.js'
 import { removeRow } from './remover.js'
-import { findRow, isObject, newState, writeForbidden, type Id, type WriteState } from './state.js'
+import { isObject, newState, writeForbidden, type Id, type WriteState } from './state.js'
+import { checkPostImages, checkStoredRow, findVisibleRow } from './row_security.js'
 import { validationFailed } from './validate.js'
 import { toIdValue } from './values.js'
 
 function writableEntity(ctx: DataContext, name: string, operation: 'create' | 'update' | 'delete') {
   const entity = ctx.model.entity(name)
   if (!entity) throw entityNotFound(name)
-  if (!canDo(ctx.subject, entity.name, operation)) throw writeForbidden(operation, entity.name)
+  if (!ctx.permissions.canDo(entity.name, operation)) throw writeForbidden(operation, entity.name)
   return entity
 }
 
@@ -37,6 +37,7 @@ async function inTransaction<T>(
       const s = newState(ctx, trx, options)
       const result = await work(s)
       if (s.violations.length) throw validationFailed(s.violations)
+      await checkPostImages(s)
       return result
     })
   } catch (error) {
@@ -89,9 +90,10 @@ async function createOne(s: WriteState, entity: EntityMeta, body: unknown, path:
   const object = requireObject(body)
   const id =
     object.id === undefined || object.id === null ? undefined : toIdValue(entity.idType, object.id)
-  const existing = id === undefined ? null : await findRow(s, entity, id)
-  if (existing && !canDo(s.ctx.subject, entity.name, 'update'))
+  const existing = id === undefined ? null : await findVisibleRow(s, entity, id)
+  if (existing && !s.ctx.permissions.canDo(entity.name, 'update'))
     throw writeForbidden('update', entity.name)
+  if (existing) await checkStoredRow(s, entity, existing, 'update')
   return saveEntity(s, entity, object, path, { existing })
 }
 
@@ -115,6 +117,7 @@ export async function createMany(
 ) {
   const entity = writableEntity(ctx, entityName, 'create')
   checkResponsePlan(ctx, entity, options)
+  checkBatch(ctx, bodies.length)
   const ids = await inTransaction(ctx, options, async (s) => {
     const out: Id[] = []
     for (const [i, body] of bodies.entries())
@@ -126,8 +129,9 @@ export async function createMany(
 
 async function updateOne(s: WriteState, entity: EntityMeta, id: Id, body: unknown, path: string) {
   const object = requireObject(body)
-  const existing = await findRow(s, entity, id)
+  const existing = await findVisibleRow(s, entity, id)
   if (!existing) throw instanceNotFound(entity.name, String(id))
+  await checkStoredRow(s, entity, existing, 'update')
   // The URL id overrides any id in the body (reference 2.6).
   return saveEntity(s, entity, { ...object, id }, path, { existing, ifMatch: s.options.ifMatch })
 }
@@ -146,6 +150,16 @@ export async function update(
   return respond(ctx, entity, saved, options)
 }
 
+/** Bulk requests are bounded (catalogue AZ9): `svc.rest.max-bulk-size` entities per request. */
+function checkBatch(ctx: DataContext, size: number) {
+  if (size > ctx.maxBulkSize)
+    throw new DataError(
+      413,
+      'Too many entities',
+      `A bulk request may carry at most ${ctx.maxBulkSize} entities, not ${size}`
+    )
+}
+
 const missingId = () =>
   new DataError(
     400,
@@ -161,42 +175,50 @@ export async function updateMany(
 ) {
   const entity = writableEntity(ctx, entityName, 'update')
   checkResponsePlan(ctx, entity, options)
+  checkBatch(ctx, bodies.length)
   const ids = await inTransaction(ctx, { ...options, ifMatch: undefined }, async (s) => {
     const out: Id[] = []
     for (const [i, body] of bodies.entries()) {
       const object = requireObject(body)
       if (object.id === undefined || object.id === null) throw missingId()
-      out.push(
-        await updateOne(s, entity, parseId(entity, String(object.id)), object, `entities[${i}]`)
-      )
+      const id = parseId(entity, String(object.id))
+      // The same row twice would make the result depend on the order (catalogue AZ6).
+      if (out.some((known) => String(known) === String(id)))
+        throw new DataError(400, 'Invalid entities', `Entity ${entity.name} ${id} is listed twice`)
+      out.push(await updateOne(s, entity, id, object, `entities[${i}]`))
     }
     return out
   })
   return Promise.all(ids.map((id) => respond(ctx, entity, id, options)))
 }
 
-async function deleteOne(ctx: DataContext, entity: EntityMeta, id: string) {
-  const key = parseId(entity, id)
-  await inTransaction(ctx, {}, async (s) => {
-    const row = await findRow(s, entity, key)
-    if (!row) throw instanceNotFound(entity.name, id)
-    await removeRow(s, entity, row)
-  })
+async function deleteOne(s: WriteState, entity: EntityMeta, id: string) {
+  const row = await findVisibleRow(s, entity, parseId(entity, id))
+  if (!row) throw instanceNotFound(entity.name, id)
+  await checkStoredRow(s, entity, row, 'delete')
+  await removeRow(s, entity, row)
 }
 
 export async function remove(ctx: DataContext, entityName: string, id: string) {
-  await deleteOne(ctx, writableEntity(ctx, entityName, 'delete'), id)
+  const entity = writableEntity(ctx, entityName, 'delete')
+  await inTransaction(ctx, {}, (s) => deleteOne(s, entity, id))
 }
 export { remove as delete }
 
-/** Bulk delete: one by one, not atomic, as upstream (reference 2.7); 404 stops at the first. */
+/**
+ * Bulk delete, all or nothing (upstream deletes one by one; here a hidden, forbidden or missing
+ * row anywhere refuses the whole batch, catalogue AZ8).
+ */
 export async function deleteMany(ctx: DataContext, entityName: string, ids: unknown[]) {
   const entity = writableEntity(ctx, entityName, 'delete')
+  checkBatch(ctx, ids.length)
   const keys = ids.map((item) => {
     const id = isObject(item) ? item.id : item
     if (id === undefined || id === null || (typeof id !== 'string' && typeof id !== 'number'))
       throw missingId()
     return String(id)
   })
-  for (const id of keys) await deleteOne(ctx, entity, id)
+  await inTransaction(ctx, {}, async (s) => {
+    for (const id of keys) await deleteOne(s, entity, id)
+  })
 }

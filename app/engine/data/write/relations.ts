@@ -10,7 +10,9 @@
  * `parentId` is null once validation failed: items are still validated, nothing is written.
  */
 import type { AttributeMeta, EntityMeta, LinkTableMeta } from '../../metadata/model.js'
+import { instanceNotFound } from '../errors.js'
 import { saveEntity } from './importer.js'
+import { allowedIds, checkStoredRow, findVisibleRow } from './row_security.js'
 import { removeRow } from './remover.js'
 import { findRow, isObject, referenceMissing, type Id, type Row, type WriteState } from './state.js'
 import { joinPath, violation } from './validate.js'
@@ -53,9 +55,12 @@ async function referencedIds(s: WriteState, a: AttributeMeta, list: Row[], paren
   const ids: Id[] = []
   for (const item of list) {
     const id = toIdValue(target.idType, item.id)
-    if (id === undefined || !(await findRow(s, target, id, true))) {
-      throw referenceMissing(parentId === null, a.name)
-    }
+    const found =
+      id !== undefined &&
+      (s.ctx.permissions.hasReadRules(target.name)
+        ? await findVisibleRow(s, target, id, true)
+        : await findRow(s, target, id, true))
+    if (!found) throw referenceMissing(parentId === null, a.name)
     if (!ids.some((known) => String(known) === String(id))) ids.push(id)
   }
   return ids
@@ -74,6 +79,9 @@ async function composition(
   if (parentId !== null) {
     const query = s.trx.from(child.table).where(fk, parentId as any)
     if (child.traits.has('softDelete')) query.whereNull('deleted_date')
+    // Children hidden from the caller are neither updated nor deleted (catalogue AZ19).
+    const visible = allowedIds(s, child, 'read')
+    if (visible) query.whereIn('id', visible)
     stored.push(...(await query))
   }
   const kept = new Set<string>()
@@ -84,17 +92,27 @@ async function composition(
     if (item.id !== undefined && item.id !== null && id === undefined) {
       throw cannotDeserialize(`Invalid id ${JSON.stringify(item.id)} in '${a.name}'`)
     }
-    let existing =
+    const existing =
       id === undefined ? null : (stored.find((r) => String(r.id) === String(id)) ?? null)
-    if (!existing && id !== undefined) existing = await findRow(s, child, id)
-    if (existing) kept.add(String(existing.id))
+    // A known id that is not one of this parent's visible children: another parent's child or a
+    // hidden one; never moved or overwritten (catalogue MA11).
+    if (!existing && id !== undefined && (await findRow(s, child, id, true)))
+      throw instanceNotFound(child.name, String(id))
+    if (existing) {
+      kept.add(String(existing.id))
+      await checkStoredRow(s, child, existing, 'update')
+    }
     await saveEntity(s, child, item, `${joinPath(path, a.name)}[${i}]`, {
       existing,
       backRef: { attribute: a.mappedBy!, value: parentId ?? 0 },
     })
   }
   if (s.violations.length) return
-  for (const row of stored) if (!kept.has(String(row.id))) await removeRow(s, child, row)
+  for (const row of stored) {
+    if (kept.has(String(row.id))) continue
+    await checkStoredRow(s, child, row, 'delete')
+    await removeRow(s, child, row)
+  }
 }
 
 async function oneToManyAssociation(
@@ -108,6 +126,9 @@ async function oneToManyAssociation(
   const back = target.attributes.get(a.mappedBy!)!
   const unlinked = s.trx.from(target.table).where(back.column!, parentId as any)
   if (ids.length) unlinked.whereNotIn('id', ids as any[])
+  // Only rows the caller can see are unlinked; hidden members stay (catalogue AZ19).
+  const visible = allowedIds(s, target, 'read')
+  if (visible) unlinked.whereIn('id', visible)
   if (back.mandatory) {
     const rows = await unlinked.clone().select('id')
     if (rows.length) {
@@ -148,14 +169,25 @@ export async function saveCollection(
   if (a.kind === 'composition' && a.cardinality === 'ONE_TO_MANY') {
     return composition(s, a, list, parentId, path)
   }
-  const ids = await referencedIds(s, a, list, parentId)
+  let ids = await referencedIds(s, a, list, parentId)
   if (parentId === null || s.violations.length) return
   if (a.cardinality !== 'MANY_TO_MANY') return oneToManyAssociation(s, a, ids, parentId, path)
   const link = linkOf(s, a)
-  await s.trx
-    .from(link.table)
-    .where(link.ownerColumn, parentId as any)
-    .delete()
+  const unlink = s.trx.from(link.table).where(link.ownerColumn, parentId as any)
+  const visible = allowedIds(s, s.ctx.model.entity(a.target!)!, 'read')
+  if (visible) unlink.whereIn(link.targetColumn, visible)
+  if (ids.length) unlink.whereNotIn(link.targetColumn, ids as any[])
+  await unlink.delete()
+  // Links that already exist are kept; only the missing ones are inserted.
+  const linked = new Set(
+    (
+      await s.trx
+        .from(link.table)
+        .where(link.ownerColumn, parentId as any)
+        .select(link.targetColumn)
+    ).map((r: Row) => String(r[link.targetColumn]))
+  )
+  ids = ids.filter((id) => !linked.has(String(id)))
   if (ids.length) {
     await s.trx
       .table(link.table)

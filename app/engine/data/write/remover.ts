@@ -5,7 +5,6 @@
  * of many-to-many attributes go with a hard delete. softDelete entities are marked
  * (deletedDate, deletedBy) instead of removed; soft-deleted referencing rows do not count.
  */
-import { canDo } from '#security/permissions'
 import type { AttributeMeta, EntityMeta } from '../../metadata/model.js'
 import { DataError } from '../errors.js'
 import { findRow, writeForbidden, type Row, type WriteState } from './state.js'
@@ -80,7 +79,7 @@ export async function removeRow(s: WriteState, entity: EntityMeta, row: Row): Pr
   const key = `${entity.name}:${row.id}`
   if (s.removed.has(key)) return
   s.removed.add(key)
-  if (!canDo(s.ctx.subject, entity.name, 'delete')) throw writeForbidden('delete', entity.name)
+  if (!s.ctx.permissions.canDo(entity.name, 'delete')) throw writeForbidden('delete', entity.name)
   await deleteChildren(s, entity, row)
   await applyReferencePolicies(s, entity, row)
   const soft = entity.traits.has('softDelete')

@@ -9,6 +9,7 @@ import type { DataContext, WriteOptions } from '../data_manager.js'
 import { forbidden, DataError } from '../errors.js'
 import type { Dialect } from './values.js'
 import type { Violation } from './validate.js'
+import type { PostChecks } from './row_security.js'
 
 export type Row = Record<string, any>
 export type Id = string | number
@@ -23,6 +24,8 @@ export interface WriteState {
   violations: Violation[]
   /** Rows deleted in this request (`entity:id`): cycle guard of cascades. */
   removed: Set<string>
+  /** Rows written, for the row-level post-image check before commit (row_security.ts). */
+  postChecks: PostChecks
 }
 
 /** Keys of an entity object that are not attributes (reference 4.4). */
@@ -45,6 +48,7 @@ export function newState(ctx: DataContext, trx: TransactionClientContract, optio
     options,
     violations: [],
     removed: new Set(),
+    postChecks: new Map(),
   } satisfies WriteState as WriteState
 }
 

@@ -1,0 +1,122 @@
+/**
+ * The write side of the subject's permissions (app/security/README.md, "Writes"):
+ *
+ * - the row an update or delete names must be visible (read rules) - else 404, as if absent;
+ *   its stored state must satisfy the `update` / `delete` predicates - else 403;
+ * - every row a request creates or updates must, as the request leaves it, satisfy the read
+ *   rules and the `create` / `update` predicates - else 403 and the transaction rolls back
+ *   (checked in SQL inside the transaction, once per entity, after the whole graph is written);
+ * - an attribute the caller may not modify: a value that differs from the stored one (or any
+ *   value for a hidden attribute) is 403 for the whole request, never a partial save;
+ * - collection replacement only touches rows the caller can see: hidden members stay.
+ */
+import type { AttributeMeta, EntityMeta } from '../../metadata/model.js'
+import type { EntityOperation } from '#security/policy_index'
+import { attributeForbidden, rowForbidden } from '../errors.js'
+import { Aliases, applyRowRules } from '../read/filter_sql.js'
+import { formatValue } from '../read/values.js'
+import { isObject, type Id, type Row, type WriteState } from './state.js'
+
+/** Rows to check once the graph is written: entity name -> operation per id. */
+export type PostChecks = Map<string, { entity: EntityMeta; ids: Map<string, EntityOperation> }>
+
+const restricted = (s: WriteState, entity: EntityMeta, operation: EntityOperation) =>
+  s.ctx.permissions.rowRules(entity.name, operation).length > 0
+
+/** `select t0.id from <entity> t0 where <rules of operation>` (null: no rule restricts it). */
+export function allowedIds(s: WriteState, entity: EntityMeta, operation: EntityOperation) {
+  if (!restricted(s, entity, operation)) return null
+  const q = s.trx.from(`${entity.table} as t0`).select('t0.id')
+  applyRowRules(s.ctx, q, entity, 't0', new Aliases(), operation)
+  return q
+}
+
+/** The live row by id if the caller may read it (null: absent or hidden - the same to callers). */
+export async function findVisibleRow(
+  s: WriteState,
+  entity: EntityMeta,
+  id: Id,
+  withDeleted = false
+) {
+  const q = s.trx
+    .from(`${entity.table} as t0`)
+    .select('t0.*')
+    .where('t0.id', id as any)
+  if (!withDeleted && entity.traits.has('softDelete')) q.whereNull('t0.deleted_date')
+  applyRowRules(s.ctx, q, entity, 't0', new Aliases())
+  return (await q.first()) as Row | null
+}
+
+/** The stored row must satisfy the predicates of `operation` (update, delete). */
+export async function checkStoredRow(
+  s: WriteState,
+  entity: EntityMeta,
+  row: Row,
+  operation: 'update' | 'delete'
+) {
+  const allowed = allowedIds(s, entity, operation)
+  if (allowed && !(await allowed.where('t0.id', row.id).first())) {
+    throw rowForbidden(entity.name, row.id, operation)
+  }
+}
+
+/** Remembers a written row for the post-image check. */
+export function notePostImage(
+  s: WriteState,
+  entity: EntityMeta,
+  id: Id,
+  operation: 'create' | 'update'
+) {
+  if (!restricted(s, entity, 'read') && !restricted(s, entity, operation)) return
+  let entry = s.postChecks.get(entity.name)
+  if (!entry) s.postChecks.set(entity.name, (entry = { entity, ids: new Map() }))
+  if (!entry.ids.has(String(id))) entry.ids.set(String(id), operation)
+}
+
+/** Every written row, as it is now, satisfies the read rules and its operation's predicates. */
+export async function checkPostImages(s: WriteState) {
+  for (const { entity, ids } of s.postChecks.values()) {
+    for (const operation of ['read', 'create', 'update'] as const) {
+      const wanted = [...ids].filter(([, op]) => operation === 'read' || op === operation)
+      const allowed = allowedIds(s, entity, operation)
+      if (!allowed || wanted.length === 0) continue
+      const keys = wanted.map(([id]) => id)
+      const found = new Set((await allowed.whereIn('t0.id', keys)).map((r: Row) => String(r.id)))
+      const refused = wanted.find(([id]) => !found.has(id))
+      if (refused) throw rowForbidden(entity.name, refused[0], refused[1])
+    }
+  }
+}
+
+function sameValue(s: WriteState, a: AttributeMeta, stored: unknown, sent: unknown): boolean {
+  if (a.kind === 'datatype') {
+    const current =
+      stored === null || stored === undefined ? null : formatValue(s.ctx.model, a, stored)
+    return JSON.stringify(current) === JSON.stringify(sent ?? null)
+  }
+  if (a.column) {
+    const id = isObject(sent) ? sent.id : sent
+    return String(stored ?? null) === String(id ?? null)
+  }
+  return false
+}
+
+/**
+ * Whether `a` may be written by the caller: true (write it), false (ignore it: a view-only
+ * value sent back unchanged), or 403 for the whole request.
+ */
+export function mayWrite(
+  s: WriteState,
+  entity: EntityMeta,
+  a: AttributeMeta,
+  value: unknown,
+  existing: Row | null
+): boolean {
+  const level = s.ctx.permissions.attribute(entity.name, a.name)
+  if (level === 2) return true
+  // Nothing to change: a null on create, or the stored value sent back by a client that may see it.
+  if (!existing && (value === null || value === undefined)) return false
+  if (level === 1 && existing && sameValue(s, a, a.column ? existing[a.column] : undefined, value))
+    return false
+  throw attributeForbidden(entity.name, a.name)
+}
