@@ -18,6 +18,7 @@ export default defineConfig({
     () => import('@adonisjs/shield/shield_provider'),
     () => import('@adonisjs/auth/auth_provider'),
     () => import('@adonisjs/limiter/limiter_provider'),
+    () => import('@adonisjs/drive/drive_provider'),
     () => import('#providers/engine_provider'),
   ],
   preloads: [() => import('#start/routes'), () => import('#start/kernel')],

@@ -15,7 +15,8 @@ export default defineConfig({
   multipart: {
     autoProcess: true,
     convertEmptyStringsToNull: true,
-    processManually: [],
+    // The Files API streams its uploads itself (app/files/upload.ts).
+    processManually: ['/rest/files'],
     limit: '20mb',
     types: ['multipart/form-data'],
   },

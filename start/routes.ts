@@ -17,3 +17,4 @@ router.get('/console/*', ({ response }) => response.download(app.publicPath('con
 import '#start/routes/oauth'
 import '#start/routes/rest'
 import '#start/routes/entities'
+import '#start/routes/files'

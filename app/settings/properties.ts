@@ -4,6 +4,7 @@
  * (e.g. one set of properties per OAuth client).
  */
 import { validatePattern } from '../oauth/url_patterns.js'
+import { parseSize } from '../files/size.js'
 
 export type PropertyType = 'string' | 'boolean' | 'int' | 'list'
 
@@ -66,6 +67,23 @@ export const PROPERTIES: PropertyDefinition[] = [
     type: 'int',
     default: 10000,
     description: 'Most entities one bulk create, update or delete may carry (more: 413)',
+  },
+  {
+    name: 'svc.rest.max-upload-size',
+    type: 'string',
+    default: '20MB',
+    description:
+      'Largest file POST /rest/files accepts (bytes, or with KB/MB/GB); larger uploads are 413 and nothing is stored',
+    check: (value) => (Number.isNaN(parseSize(value)) ? 'must be a size such as 20MB' : null),
+  },
+  {
+    name: 'svc.core.default-file-storage',
+    type: 'string',
+    default: 'fs',
+    description:
+      'Storage of uploads without a storageName parameter (fs, or s3 when configured in config/drive.ts)',
+    check: (value) =>
+      /^[A-Za-z][A-Za-z0-9_-]{0,31}$/.test(String(value)) ? null : 'must be a storage name',
   },
   {
     name: 'svc.core.entitySerializationTokenRequired',

@@ -5,6 +5,7 @@
  */
 import type { AttributeMeta, Model } from '../../metadata/model.js'
 import { DataError } from '../errors.js'
+import { parseFileRef } from '../../../files/file_ref.js'
 
 export type Dialect = 'pg' | 'sqlite'
 
@@ -58,6 +59,12 @@ function text(a: AttributeMeta, value: unknown): string {
   return value
 }
 
+/** A file attribute holds a fileRef of the shape POST /rest/files issues (app/files). */
+function fileRef(a: AttributeMeta, value: unknown): string {
+  if (typeof value !== 'string' || !parseFileRef(value)) throw invalid(a, value)
+  return value
+}
+
 /** `yyyy-MM-ddTHH:mm:ss[.SSS]`; an offset is tolerated and ignored (reference 4.3). */
 function localDateTime(a: AttributeMeta, value: unknown): string {
   const m = typeof value === 'string' ? DATE_TIME.exec(value) : null
@@ -93,8 +100,9 @@ export function toDbValue(model: Model, a: AttributeMeta, value: unknown, dialec
   switch (a.datatype) {
     case 'string':
     case 'text':
-    case 'file':
       return text(a, value)
+    case 'file':
+      return fileRef(a, value)
     case 'uuid':
       if (typeof value !== 'string' || !UUID.test(value)) throw invalid(a, value)
       return value.toLowerCase()

@@ -1,0 +1,165 @@
+/**
+ * Uploads (reference 7.1): the bytes stream from the request into the storage under a
+ * temporary key, through a counter that stops the upload as soon as it crosses the size limit
+ * (also without a Content-Length, catalogue FL16); only a complete upload is renamed to its
+ * final key. Memory stays bounded whatever the size: nothing is buffered beyond stream chunks.
+ */
+import { randomUUID } from 'node:crypto'
+import type { IncomingMessage } from 'node:http'
+import { Transform, type Readable } from 'node:stream'
+import type { HttpContext } from '@adonisjs/core/http'
+import { formatFileRef, nameProblem, newKey } from './file_ref.js'
+import { TEMP_PREFIX, type FileStorage } from './storage.js'
+import { rawBodyOf } from './body_middleware.js'
+import { FileError, badUpload, storageFailed, storageFull, tooLarge } from './errors.js'
+
+export interface UploadResult {
+  fileRef: string
+  name: string
+  size: number
+}
+
+const FULL = new Set(['ENOSPC', 'EDQUOT', 'EFBIG'])
+
+class LimitExceeded extends Error {}
+
+/** Counts bytes; fails the stream once more than `limit` went through. */
+class Limiter extends Transform {
+  bytes = 0
+  exceeded = false
+
+  constructor(readonly limit: number) {
+    super()
+  }
+
+  _transform(
+    chunk: Buffer,
+    _encoding: BufferEncoding,
+    callback: (e?: Error | null, c?: Buffer) => void
+  ) {
+    this.bytes += chunk.length
+    if (this.bytes > this.limit) {
+      this.exceeded = true
+      return callback(new LimitExceeded())
+    }
+    callback(null, chunk)
+  }
+}
+
+/** What a failed write becomes for the client (nothing of it was kept). */
+function failure(error: unknown, limiter: Limiter): FileError {
+  if (limiter.exceeded) return tooLarge(limiter.limit)
+  if (error instanceof FileError) return error
+  const code = (error as { code?: string }).code ?? ''
+  return FULL.has(code) ? storageFull() : storageFailed()
+}
+
+/** Stores `source` as a file called `name`; the fileRef exists only once every byte is stored. */
+export async function storeFile(
+  storage: FileStorage,
+  name: string,
+  source: Readable,
+  limit: number
+): Promise<UploadResult> {
+  const limiter = new Limiter(limit)
+  // Its failure reaches the caller through storage.write (which may not have attached yet).
+  limiter.on('error', () => {})
+  // pipe, not pipeline: a refused upload must not destroy the request, whose socket still
+  // carries the 413 answer.
+  source.on('error', (error) => limiter.destroy(error))
+  source.pipe(limiter)
+  const temp = `${TEMP_PREFIX}/${randomUUID()}.part`
+  const key = newKey(name)
+  try {
+    await storage.write(temp, limiter)
+    await storage.commit(temp, key)
+  } catch (error) {
+    source.unpipe(limiter)
+    await storage.remove(temp)
+    throw failure(error, limiter)
+  }
+  return {
+    fileRef: formatFileRef({ storage: storage.name, path: key, name }),
+    name,
+    size: limiter.bytes,
+  }
+}
+
+/**
+ * After a refused upload the answer goes out at once; what the client still sends is read and
+ * discarded (so that it sees the answer instead of a reset connection), but at most `bytes` or
+ * `ms`: then the connection is cut (an endless chunked upload, catalogue FL16).
+ */
+export function boundLeftover(request: IncomingMessage, bytes = 4 * 1024 * 1024, ms = 5000) {
+  if (request.complete) return
+  let seen = 0
+  const cut = () => request.socket.destroy()
+  const timer = setTimeout(cut, ms).unref()
+  request.once('end', () => clearTimeout(timer))
+  request.on('data', (chunk: Buffer) => {
+    seen += chunk.length
+    if (seen > bytes) cut()
+  })
+  request.resume()
+}
+
+function checkName(name: string, storage: FileStorage) {
+  const problem = nameProblem(name, storage.name)
+  if (problem) throw badUpload(problem)
+}
+
+/** Raw mode: the request body is the file; `name` is required. */
+export async function uploadRaw(
+  ctx: HttpContext,
+  storage: FileStorage,
+  name: string | undefined,
+  limit: number
+) {
+  if (name === undefined) throw badUpload("Query parameter 'name' is required for a raw upload")
+  checkName(name, storage)
+  const framing = rawBodyOf(ctx)
+  if (framing?.contentLength !== undefined && framing.contentLength > limit) throw tooLarge(limit)
+  return storeFile(storage, name, ctx.request.request, limit)
+}
+
+/** Multipart mode: the part `file`; the `name` query parameter overrides its file name. */
+export async function uploadMultipart(
+  ctx: HttpContext,
+  storage: FileStorage,
+  name: string | undefined,
+  limit: number
+): Promise<UploadResult> {
+  const multipart = ctx.request.multipart
+  let result: UploadResult | undefined
+  let refused: FileError | undefined
+  let claimed = false
+  multipart.onFile('file', {}, async (part) => {
+    if (claimed) return void part.resume()
+    claimed = true
+    const fileName = name ?? part.filename ?? ''
+    try {
+      checkName(fileName, storage)
+      result = await storeFile(storage, fileName, part, limit)
+    } catch (error) {
+      refused = error instanceof FileError ? error : storageFailed()
+      // Stop reading the request: the rest of it would only be discarded.
+      if (refused.status === 413) multipart.abort(refused)
+      else part.resume()
+    }
+  })
+  try {
+    await multipart.process()
+  } catch (error) {
+    if (refused) throw refused
+    if (result) await storage.remove(keyOf(result))
+    const status = (error as { status?: number }).status
+    throw badUpload(
+      status === 413 ? 'Too many or too large form fields' : 'Invalid multipart request'
+    )
+  }
+  if (refused) throw refused
+  if (!result) throw badUpload("Required part 'file' is not present")
+  return result
+}
+
+const keyOf = (result: UploadResult) => result.fileRef.replace(/^[^:]+:\/\/|\?.*$/g, '')
