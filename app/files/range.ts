@@ -19,8 +19,8 @@ export function parseRange(header: string | undefined, size: number): RangeAnswe
     return { kind: 'partial', start: Math.max(0, size - n), end: size - 1 }
   }
   const start = Number(m[1])
+  if (start >= size) return { kind: 'unsatisfiable' }
   const end = m[2] === '' ? size - 1 : Number(m[2])
   if (end < start) return { kind: 'full' }
-  if (start >= size) return { kind: 'unsatisfiable' }
   return { kind: 'partial', start, end: Math.min(end, size - 1) }
 }

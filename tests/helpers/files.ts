@@ -97,6 +97,9 @@ export function request(path: string, options: RequestOptions = {}): Promise<Fil
     })
     const body = options.body
     if (body === undefined || typeof body === 'string' || Buffer.isBuffer(body)) {
+      // Node frames a DELETE body only with an explicit length.
+      if (body !== undefined && !req.hasHeader('content-length'))
+        req.setHeader('Content-Length', Buffer.byteLength(body))
       req.end(body)
       return
     }
