@@ -6,6 +6,23 @@ import JSON5 from 'json5'
 const LIMIT = 1024 * 1024
 const FORM_TYPES = ['multipart/form-data', 'application/x-www-form-urlencoded']
 
+/** Deeper JSON is refused before the framework deep-clones it (catalogue FQ7). */
+const MAX_DEPTH = 64
+
+/** Nesting depth of a parsed JSON value, without recursion. */
+function depthOf(value: unknown): number {
+  let max = 0
+  const stack: [unknown, number][] = [[value, 1]]
+  while (stack.length) {
+    const [v, depth] = stack.pop()!
+    if (v === null || typeof v !== 'object') continue
+    max = Math.max(max, depth)
+    if (max > MAX_DEPTH) return max
+    for (const child of Object.values(v)) stack.push([child, depth + 1])
+  }
+  return max
+}
+
 /** What the lenient reader found: `body` is undefined when the text is not JSON at all. */
 export interface LenientBody {
   raw: string
@@ -58,6 +75,12 @@ export default class LenientJsonMiddleware {
     }
     const raw = Buffer.concat(chunks).toString('utf8')
     const body = parse(raw)
+    if (depthOf(body) > MAX_DEPTH) {
+      return ctx.response.status(400).send({
+        error: 'Malformed request JSON data structure',
+        details: `JSON nested deeper than ${MAX_DEPTH} levels`,
+      })
+    }
     lenientBodies.set(ctx, { raw, body })
     request.updateRawBody(raw)
     if (body !== null && typeof body === 'object') request.setInitialBody(body as any)

@@ -38,7 +38,7 @@ export const ENTITIES = [
   },
   {
     name: ORDER,
-    traits: versioned,
+    traits: ['versioned', 'audited'],
     instanceName: '{number} {customer.name}',
     attributes: [
       { name: 'number', type: 'string', length: 20 },

@@ -86,7 +86,11 @@ export class FilterCompiler {
       q.whereExists(this.#related(a, alias, (sub, t) => this.#step(sub, c, index + 1, t)))
       return
     }
-    if (a.column) return this.#scalar(q, c, `${alias}.${a.column}`)
+    // A reference whose target rows may be hidden is compared through the visible rows only:
+    // its key alone would tell that a hidden row exists, and which (catalogue FQ13).
+    const hidden =
+      this.secured && a.kind !== 'datatype' && this.ctx.permissions.hasReadRules(a.target!)
+    if (a.column && !hidden) return this.#scalar(q, c, `${alias}.${a.column}`)
     // A relation without a column of its own (to-many, inverse one-to-one): compare its rows.
     if (c.family === 'null') {
       const exists = this.#related(a, alias, () => {})

@@ -47,6 +47,18 @@ export function rootQuery(ctx: DataContext, plan: Pick<ReadPlan, 'entity' | 'fil
   return { q, aliases }
 }
 
+/**
+ * What a sort path joins: the table, or - when row-level rules hide some of its rows - only the
+ * rows the subject may read, so the order never depends on hidden rows.
+ */
+function joinable(ctx: DataContext, target: EntityMeta, alias: string, aliases: Aliases): any {
+  if (!ctx.permissions.hasReadRules(target.name)) return `${target.table} as ${alias}`
+  const inner = aliases.next('v')
+  const rows = ctx.db.from(`${target.table} as ${inner}`).select(`${inner}.*`)
+  applyRowRules(ctx, rows, target, inner, aliases)
+  return rows.toKnex().as(alias)
+}
+
 /** ORDER BY for sort keys; paths through to-one references LEFT JOIN their tables. */
 function applySort(ctx: DataContext, q: Builder, keys: SortKey[], aliases: Aliases) {
   const joins = new Map<string, string>()
@@ -60,11 +72,12 @@ function applySort(ctx: DataContext, q: Builder, keys: SortKey[], aliases: Alias
       if (!joined) {
         const target = ctx.model.entity(a.target!)!
         joined = aliases.next('s')
+        const table = joinable(ctx, target, joined, aliases)
         if (a.column) {
-          q.leftJoin(`${target.table} as ${joined}`, `${joined}.id`, `${alias}.${a.column}`)
+          q.leftJoin(table, `${joined}.id`, `${alias}.${a.column}`)
         } else {
           const mapped = target.attributes.get(a.mappedBy ?? '')!
-          q.leftJoin(`${target.table} as ${joined}`, `${joined}.${mapped.column}`, `${alias}.id`)
+          q.leftJoin(table, `${joined}.${mapped.column}`, `${alias}.id`)
         }
         joins.set(prefix, joined)
       }

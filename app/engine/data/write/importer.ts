@@ -98,6 +98,9 @@ async function toOneComposition(
 function expectedVersion(body: Row, target: SaveTarget, entity: EntityMeta): number | undefined {
   if (!entity.traits.has('versioned') || !target.existing) return undefined
   const current = Number(target.existing.version)
+  // A version that is not a whole number is a malformed request, not a conflict (catalogue VL4).
+  if ('version' in body && !(Number.isSafeInteger(body.version) && body.version >= 0))
+    throw cannotDeserialize(`Invalid version ${JSON.stringify(body.version)} of ${entity.name}`)
   const sent = body.version ?? target.ifMatch
   if (sent !== undefined && sent !== null && Number(sent) !== current) {
     throw conflict(
