@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
+import busboy, { type Busboy } from 'busboy'
 import { Transform, type Readable } from 'node:stream'
 import type { HttpContext } from '@adonisjs/core/http'
 import { formatFileRef, nameProblem, newKey } from './file_ref.js'
@@ -122,44 +123,61 @@ export async function uploadRaw(
   return storeFile(storage, name, ctx.request.request, limit)
 }
 
-/** Multipart mode: the part `file`; the `name` query parameter overrides its file name. */
+/**
+ * Multipart mode: the part `file`; the `name` query parameter overrides its file name. Parsed
+ * with busboy, whose boundary search skips over the data (the body parser's multiparty makes a
+ * write per byte of some contents, e.g. a run of CR bytes: hundreds of MB of garbage per MB).
+ */
 export async function uploadMultipart(
   ctx: HttpContext,
   storage: FileStorage,
   name: string | undefined,
   limit: number
 ): Promise<UploadResult> {
-  const multipart = ctx.request.multipart
-  let result: UploadResult | undefined
-  let refused: FileError | undefined
-  let claimed = false
-  multipart.onFile('file', {}, async (part) => {
-    if (claimed) return void part.resume()
-    claimed = true
-    const fileName = name ?? part.filename ?? ''
-    try {
-      checkName(fileName, storage)
-      result = await storeFile(storage, fileName, part, limit)
-    } catch (error) {
-      refused = error instanceof FileError ? error : storageFailed()
-      // Stop reading the request: the rest of it would only be discarded.
-      if (refused.status === 413) multipart.abort(refused)
-      else part.resume()
-    }
-  })
+  const request = ctx.request.request
+  let parser: Busboy
   try {
-    await multipart.process()
-  } catch (error) {
-    if (refused) throw refused
-    if (result) await storage.remove(keyOf(result))
-    const status = (error as { status?: number }).status
-    throw badUpload(
-      status === 413 ? 'Too many or too large form fields' : 'Invalid multipart request'
-    )
+    parser = busboy({ headers: request.headers, limits: PART_LIMITS, preservePath: true })
+  } catch {
+    throw badUpload('Invalid multipart request')
   }
-  if (refused) throw refused
+  let storing: Promise<UploadResult> | undefined
+  let refused: unknown
+  await new Promise<void>((resolve) => {
+    const stop = (error: unknown) => {
+      refused ??= error
+      request.unpipe(parser)
+      resolve()
+    }
+    parser.on('file', (field, stream, info) => {
+      if (field !== 'file' || storing) return void stream.resume()
+      const fileName = name ?? info.filename ?? ''
+      const problem = nameProblem(fileName, storage.name)
+      storing = problem
+        ? Promise.reject(badUpload(problem))
+        : storeFile(storage, fileName, stream, limit)
+      storing.catch((error) => (error.status === 413 ? stop(error) : stream.resume()))
+    })
+    parser.on('error', () => stop(badUpload('Invalid multipart request')))
+    parser.on('close', () => resolve())
+    request.pipe(parser)
+  })
+  let result: UploadResult | undefined
+  if (storing) {
+    try {
+      result = await storing
+    } catch (error) {
+      refused ??= error
+    }
+  }
+  if (refused) {
+    if (result) await storage.remove(keyOf(result))
+    throw refused instanceof FileError ? refused : storageFailed()
+  }
   if (!result) throw badUpload("Required part 'file' is not present")
   return result
 }
+
+const PART_LIMITS = { fields: 100, fieldSize: 64 * 1024, parts: 200, headerPairs: 100 }
 
 const keyOf = (result: UploadResult) => result.fileRef.replace(/^[^:]+:\/\/|\?.*$/g, '')
