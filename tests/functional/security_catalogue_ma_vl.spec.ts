@@ -52,7 +52,7 @@ test.group('catalogue MA rows: mass assignment', (group) => {
       body: 'grant_type=client_credentials&client_id=a&__proto__[client_id]=b&client_secret=x',
     })
     assert.equal(response.status, 401)
-    assert.equal((await response.json()).error, 'invalid_client')
+    assert.equal(((await response.json()) as { error: string }).error, 'invalid_client')
   })
 
   test('MA8 Lucid internals in a body: 400, never an insert turned update', async ({ assert }) => {

@@ -46,6 +46,8 @@ export interface DataContext {
   maxFetchSize: number
   /** `svc.rest.max-bulk-size`: most entities one bulk create/update/delete may carry. */
   maxBulkSize: number
+  /** `svc.core.entitySerializationTokenRequired`: send and expect `__securityToken`. */
+  securityTokens?: boolean
 }
 
 export interface DataManagerContract {

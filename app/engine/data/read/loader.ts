@@ -16,6 +16,8 @@ import type { ReadPlan } from './plan.js'
 export interface LoadedRow {
   row: Record<string, unknown>
   rel: Map<string, LoadedRow | LoadedRow[] | null>
+  /** Ids of related rows a row-level rule hid, per attribute (only with security tokens). */
+  hidden?: Map<string, string[]>
 }
 
 /** Ids per IN list: far below SQLite's and PostgreSQL's bind-parameter limits. */
@@ -56,7 +58,7 @@ function joinable(ctx: DataContext, target: EntityMeta, alias: string, aliases: 
   const inner = aliases.next('v')
   const rows = ctx.db.from(`${target.table} as ${inner}`).select(`${inner}.*`)
   applyRowRules(ctx, rows, target, inner, aliases)
-  return rows.toKnex().as(alias)
+  return (rows as any).toKnex().as(alias)
 }
 
 /** ORDER BY for sort keys; paths through to-one references LEFT JOIN their tables. */
@@ -122,7 +124,8 @@ async function fetchBy(
   target: EntityMeta,
   plan: PlanNode,
   ids: unknown[],
-  key: { column: string; link?: { table: string; ownerColumn: string; targetColumn: string } }
+  key: { column: string; link?: { table: string; ownerColumn: string; targetColumn: string } },
+  secured = true
 ): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = []
   for (const part of chunks(ids)) {
@@ -135,7 +138,7 @@ async function fetchBy(
       q.select(`${key.column} as ${OWNER}`).whereIn(key.column, part as string[])
     }
     live(q, target, 'r')
-    applyRowRules(ctx, q, target, 'r', new Aliases())
+    if (secured) applyRowRules(ctx, q, target, 'r', new Aliases())
     out.push(...(await q.orderBy('r.id')))
   }
   return out
@@ -144,6 +147,58 @@ async function fetchBy(
 const distinct = (values: unknown[]) => [
   ...new Set(values.filter((v) => v !== null && v !== undefined)),
 ]
+
+/** The rows of relation `a` for `parents` (one statement per chunk), keyed by OWNER. */
+async function relatedRows(
+  ctx: DataContext,
+  a: AttributeMeta,
+  target: EntityMeta,
+  sub: PlanNode,
+  parents: LoadedRow[],
+  secured: boolean
+): Promise<Record<string, unknown>[]> {
+  if (a.column) {
+    const keys = distinct(parents.map((p) => p.row[a.column!]))
+    return fetchBy(ctx, target, sub, keys, { column: 'r.id' }, secured)
+  }
+  const parentIds = distinct(parents.map((p) => p.row.id))
+  const mapped = target.attributes.get(a.mappedBy ?? '')
+  const link = a.linkTable ?? mapped?.linkTable
+  if (a.linkTable)
+    return fetchBy(ctx, target, sub, parentIds, { column: '', link: a.linkTable }, secured)
+  if (link) {
+    const swapped = { ...link, ownerColumn: link.targetColumn, targetColumn: link.ownerColumn }
+    return fetchBy(ctx, target, sub, parentIds, { column: '', link: swapped }, secured)
+  }
+  if (mapped?.column)
+    return fetchBy(ctx, target, sub, parentIds, { column: `r.${mapped.column}` }, secured)
+  return []
+}
+
+/**
+ * Records, per parent, the ids of relation `name` that row-level rules hid: a to-one key whose
+ * row was not returned, or collection members present in `all` (unsecured ids) but not in `rows`.
+ */
+function noteHidden(
+  parents: LoadedRow[],
+  name: string,
+  keyOf: (p: LoadedRow) => unknown,
+  rows: Record<string, unknown>[],
+  all: Record<string, unknown>[] | null
+) {
+  const visible = new Set(rows.map((r) => `${String(r[OWNER])}\u0000${String(r.id)}`))
+  const candidates = all ?? parents.map((p) => ({ [OWNER]: keyOf(p), id: keyOf(p) }))
+  const byOwner = new Map<string, string[]>()
+  for (const r of candidates) {
+    if (r.id === null || r.id === undefined) continue
+    if (visible.has(`${String(r[OWNER])}\u0000${String(r.id)}`)) continue
+    byOwner.set(String(r[OWNER]), [...(byOwner.get(String(r[OWNER])) ?? []), String(r.id)])
+  }
+  for (const p of parents) {
+    const ids = byOwner.get(String(keyOf(p)))
+    if (ids?.length) (p.hidden ??= new Map()).set(name, [...new Set(ids)])
+  }
+}
 
 /** Loads each relation of `plan` for `parents` (one statement per relation), then recurses. */
 export async function loadRelations(
@@ -157,26 +212,13 @@ export async function loadRelations(
     const a = entity.attributes.get(name)
     if (!sub || !a || a.kind === 'datatype' || a.transient) continue
     const target = ctx.model.entity(a.target!)!
-    const parentIds = distinct(parents.map((p) => p.row.id))
-    let rows: Record<string, unknown>[]
-    let keyOf: (p: LoadedRow) => unknown
-    if (a.column) {
-      rows = await fetchBy(ctx, target, sub, distinct(parents.map((p) => p.row[a.column!])), {
-        column: 'r.id',
-      })
-      keyOf = (p) => p.row[a.column!]
-    } else {
-      keyOf = (p) => p.row.id
-      const mapped = target.attributes.get(a.mappedBy ?? '')
-      const link = a.linkTable ?? mapped?.linkTable
-      if (a.linkTable) {
-        rows = await fetchBy(ctx, target, sub, parentIds, { column: '', link: a.linkTable })
-      } else if (link) {
-        const swapped = { ...link, ownerColumn: link.targetColumn, targetColumn: link.ownerColumn }
-        rows = await fetchBy(ctx, target, sub, parentIds, { column: '', link: swapped })
-      } else if (mapped?.column) {
-        rows = await fetchBy(ctx, target, sub, parentIds, { column: `r.${mapped.column}` })
-      } else rows = []
+    const fetch = (plan: PlanNode, secured = true) =>
+      relatedRows(ctx, a, target, plan, parents, secured)
+    const rows = await fetch(sub)
+    const keyOf = (p: LoadedRow) => (a.column ? p.row[a.column!] : p.row.id)
+    if (ctx.securityTokens && ctx.permissions.hasReadRules(target.name)) {
+      const all = a.column ? null : await fetch({ ...sub, properties: new Map() }, false)
+      noteHidden(parents, name, keyOf, rows, all)
     }
     // One LoadedRow per target id, shared by every parent that refers to it.
     const byId = new Map<string, LoadedRow>()

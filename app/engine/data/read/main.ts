@@ -11,6 +11,17 @@ import { loadRoot, rootQuery } from './loader.js'
 import type { ReadPlan } from './plan.js'
 import { outputAndLoad, planFilter, planPaging, planSort, readableEntity } from './plan.js'
 import { serialize } from './serializer.js'
+import type { LoadedRow } from './loader.js'
+import { formatId } from './values.js'
+import { encodeSecurityToken } from '#security/security_token'
+
+function securityToken(entity: EntityMeta, node: LoadedRow): string {
+  return encodeSecurityToken({
+    entity: entity.name,
+    id: formatId(node.row.id),
+    hidden: Object.fromEntries(node.hidden ?? []),
+  })
+}
 
 export type { ReadPlan } from './plan.js'
 export type { LoadedRow } from './loader.js'
@@ -39,7 +50,10 @@ function serializeAll(
   plan: ReadPlan,
   rows: Awaited<ReturnType<typeof loadRoot>>
 ) {
-  const options = { returnNulls: plan.returnNulls }
+  const options = {
+    returnNulls: plan.returnNulls,
+    token: ctx.securityTokens ? securityToken : undefined,
+  }
   return rows.map((r) => serialize(ctx.model, plan.entity, plan.output, r, options))
 }
 

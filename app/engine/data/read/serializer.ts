@@ -60,6 +60,8 @@ export function instanceName(model: Model, entity: EntityMeta, node: LoadedRow):
 
 export interface SerializeOptions {
   returnNulls: boolean
+  /** Makes the `__securityToken` of an entity object (only when tokens are required). */
+  token?: (entity: EntityMeta, node: LoadedRow) => string
 }
 
 export function serialize(
@@ -76,7 +78,10 @@ export function serialize(
     id: formatId(node.row.id),
   }
   const key = `${entity.name}\u0000${out.id}`
-  if (ancestry.has(key)) return out
+  if (ancestry.has(key)) {
+    if (options.token) out.__securityToken = options.token(entity, node)
+    return out
+  }
   const inner = new Set(ancestry).add(key)
   for (const a of entity.attributeList) {
     if (a.name === 'id' || a.transient || !plan.properties.has(a.name)) continue
@@ -96,5 +101,6 @@ export function serialize(
     } else if (child) out[a.name] = serialize(model, target, sub, child, options, inner)
     else if (options.returnNulls) out[a.name] = null
   }
+  if (options.token) out.__securityToken = options.token(entity, node)
   return out
 }

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto'
 import type { AttributeMeta, EntityMeta } from '../../metadata/model.js'
 import { conflict } from '../errors.js'
 import { saveCollection } from './relations.js'
-import { findVisibleRow, mayWrite, notePostImage } from './row_security.js'
+import { checkSecurityToken, findVisibleRow, mayWrite, notePostImage } from './row_security.js'
 import { removeRow } from './remover.js'
 import {
   META_KEYS,
@@ -155,6 +155,7 @@ export async function saveEntity(
   if (!s.ctx.permissions.canDo(entity.name, isNew ? 'create' : 'update')) {
     throw writeForbidden(isNew ? 'create' : 'update', entity.name)
   }
+  checkSecurityToken(s, entity, body, target.existing)
   const id = isNew ? newId(entity, body) : (target.existing!.id as Id)
   const row: Row = {}
   const after: (() => Promise<void>)[] = []

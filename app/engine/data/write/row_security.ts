@@ -12,7 +12,9 @@
  */
 import type { AttributeMeta, EntityMeta } from '../../metadata/model.js'
 import type { EntityOperation } from '#security/policy_index'
-import { attributeForbidden, rowForbidden } from '../errors.js'
+import { DataError, attributeForbidden, rowForbidden } from '../errors.js'
+import { decodeSecurityToken } from '#security/security_token'
+import { cannotDeserialize } from './values.js'
 import { Aliases, applyRowRules } from '../read/filter_sql.js'
 import { formatValue } from '../read/values.js'
 import { isObject, type Id, type Row, type WriteState } from './state.js'
@@ -119,4 +121,38 @@ export function mayWrite(
   if (level === 1 && existing && sameValue(s, a, a.column ? existing[a.column] : undefined, value))
     return false
   throw attributeForbidden(entity.name, a.name)
+}
+
+/**
+ * `__securityToken` on input (reference 4.8): a token that does not decrypt, or belongs to
+ * another entity or row, is 400 (catalogue AZ17/AZ18). When tokens are required, an update
+ * without one that writes a relation whose rows may be hidden is 403, as upstream.
+ */
+export function checkSecurityToken(
+  s: WriteState,
+  entity: EntityMeta,
+  body: Row,
+  existing: Row | null
+) {
+  const token = body.__securityToken
+  if (token !== undefined && token !== null) {
+    const decoded = decodeSecurityToken(token)
+    if (
+      !decoded ||
+      decoded.entity !== entity.name ||
+      (existing && decoded.id !== String(existing.id))
+    )
+      throw cannotDeserialize(`Invalid __securityToken for ${entity.name}`)
+    return
+  }
+  if (!s.ctx.securityTokens || !existing) return
+  for (const key of Object.keys(body)) {
+    const a = entity.attributes.get(key)
+    if (a && a.kind !== 'datatype' && s.ctx.permissions.hasReadRules(a.target!))
+      throw new DataError(
+        403,
+        'Forbidden',
+        `Could not read export/import token from entity ${entity.name}-${String(existing.id)}`
+      )
+  }
 }
