@@ -13,7 +13,7 @@ import { createReadStream, createWriteStream } from 'node:fs'
 import { pipeline } from 'node:stream/promises'
 import * as fsp from 'node:fs/promises'
 import { dirname, join, sep } from 'node:path'
-import { Readable, Transform } from 'node:stream'
+import { type Readable, Transform } from 'node:stream'
 import type { Disk } from '@adonisjs/drive'
 
 export interface ByteRange {
