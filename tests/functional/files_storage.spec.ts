@@ -50,6 +50,18 @@ class FullDisk extends LocalStorage {
   }
 }
 
+/** Unmounts, waiting for streams still closing their files; lazily as a last resort. */
+async function unmount(root: string) {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    try {
+      return execFileSync('umount', [root], { stdio: 'ignore' })
+    } catch {
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  }
+  execFileSync('umount', ['-l', root], { stdio: 'ignore' })
+}
+
 async function listing(root: string) {
   return (await readdir(root, { recursive: true })).sort()
 }
@@ -79,7 +91,7 @@ test.group('Files API: storage failures', (group) => {
     )
     return async () => {
       unregisterStorage('fs')
-      if (mounted) execFileSync('umount', [root])
+      if (mounted) await unmount(root)
       await rm(root, { recursive: true, force: true })
     }
   })
