@@ -354,6 +354,16 @@ async function main() {
         indexes: [{ attributes: ['code'] }, { attributes: ['number'] }],
       },
     ],
+    // What an API client of an application typically holds: REST access plus full rights on
+    // the application's entities (entity and attribute policies are evaluated per request).
+    resourceRoles: [
+      {
+        code: 'bench-full',
+        childRoles: ['rest-minimal'],
+        entityPolicies: [{ entity: '*', actions: ['create', 'read', 'update', 'delete'] }],
+        attributePolicies: [{ entity: '*', attributes: ['*'], action: 'MODIFY' }],
+      },
+    ],
     clients: [
       {
         clientId: 'bench',
@@ -361,7 +371,7 @@ async function main() {
         authenticationMethods: ['client_secret_basic'],
         grantTypes: ['client_credentials'],
         accessTokenTimeToLive: '1h',
-        resourceRoles: ['rest-minimal'],
+        resourceRoles: ['bench-full'],
       },
     ],
   }
@@ -556,6 +566,12 @@ async function main() {
         name: `code startsWith 'B05', sort code`,
         sort: 'code',
         filter: { conditions: [{ property: 'code', operator: 'startsWith', value: 'B05' }] },
+      },
+      {
+        // Selective, lower case (the match is case-insensitive), sorted by another attribute.
+        name: `code startsWith 'b0512', sort number`,
+        sort: 'number',
+        filter: { conditions: [{ property: 'code', operator: 'startsWith', value: 'b0512' }] },
       },
     ]
     console.log(

@@ -3,6 +3,7 @@
  * uses the table list to detect conflicts; tests use the details to prove what DDL did.
  */
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import { isPrefixIndexName } from './dialects/text_search.js'
 
 export interface InspectedColumn {
   name: string
@@ -119,7 +120,10 @@ async function inspectPg(
       type: typeName(c),
       nullable: c.is_nullable === 'YES',
     })),
-    indexes: indexes.rows.map((i: any) => ({ name: i.name, columns: i.columns, unique: i.unique })),
+    // Companion `lower()` indexes (dialects/pg.ts) belong to the index they are named after.
+    indexes: indexes.rows
+      .filter((i: any) => !isPrefixIndexName(i.name))
+      .map((i: any) => ({ name: i.name, columns: i.columns, unique: i.unique })),
     foreignKeys: fks.rows.map((f: any) => ({
       column: f.column_name,
       table: f.ref_table,

@@ -30,6 +30,82 @@ export function likePattern(
   return `%${body}%`
 }
 
+/**
+ * How the database's `lower()` folds case (what `lower(col) LIKE lower(?)` means):
+ * - `ascii`: only A-Z fold (SQLite's built-in `lower()` and case-insensitive LIKE; PostgreSQL
+ *   with a `C`/`POSIX` LC_CTYPE);
+ * - `unicode`: Unicode simple lower-case mapping without language tailoring (PostgreSQL with a
+ *   glibc `C.UTF-8` LC_CTYPE). Here two non-ASCII characters lower to ASCII letters as well:
+ *   U+0130 (capital I with dot above) to `i`, U+212A (Kelvin sign) to `k`.
+ */
+export type CaseFolding = 'ascii' | 'unicode'
+
+/** Half-open bounds `from <= s < below` (`below` null: no upper bound), in code-point order. */
+export interface PrefixRange {
+  from: string
+  below: string | null
+}
+
+const MAX_CODE_POINT = 0x10ffff
+
+/**
+ * The smallest string above every string that starts with `prefix`, in code-point order
+ * (UTF-8 byte order): the last code point incremented, dropped first when it is U+10FFFF
+ * already. Null when every code point is U+10FFFF (no string bounds them).
+ */
+export function prefixSuccessor(prefix: string): string | null {
+  const points = [...prefix].map((ch) => ch.codePointAt(0)!)
+  while (points.length) {
+    const last = points.pop()!
+    if (last < MAX_CODE_POINT) {
+      // Surrogates are not characters: nothing is encoded between U+D7FF and U+E000.
+      return String.fromCodePoint(...points, last === 0xd7ff ? 0xe000 : last + 1)
+    }
+  }
+  return null
+}
+
+/**
+ * A sargable superset of `startsWith value` (`lower(col) LIKE lower('value%')` with the
+ * wildcards of `value` escaped): every string the LIKE matches lies in `[from, below)` in
+ * code-point order, so `col >= from AND col < below` may be ANDed to the LIKE (which stays and
+ * decides) and lets an ordinary index on `col` serve the condition, in the index's order.
+ *
+ * Valid ONLY where `>=`/`<` on the column compare code points (UTF-8 bytes): SQLite's BINARY
+ * collation on a UTF-8 database, PostgreSQL's `C`/`POSIX` (and glibc `C.UTF-8`) collations.
+ * Under a linguistic collation (`en_US`, ICU) strings with a common prefix are not contiguous
+ * (ignorable characters, contractions), and the range would drop rows.
+ *
+ * Case: each ASCII letter may appear in the row in either case, so the bounds use the smallest
+ * variant (upper case) for `from` and the largest (lower case; for `unicode` folding U+0130 for
+ * `i` and U+212A for `k`) for `below`. Under `unicode` folding the characters that lower to a
+ * non-ASCII character are not enumerated: the range stops before the first non-ASCII character
+ * of `value` (still a superset). Null when no bound helps (empty value, or the range would start
+ * at the first character under `unicode` folding) or `value` is not well-formed UTF-16 (a lone
+ * surrogate is sent to the database as U+FFFD).
+ */
+export function prefixRange(value: string, folding: CaseFolding): PrefixRange | null {
+  if (/\p{Surrogate}/u.test(value)) return null
+  let from = ''
+  let top = ''
+  for (const ch of value) {
+    if (ch.codePointAt(0)! >= 0x80) {
+      if (folding === 'unicode') break
+      from += ch
+      top += ch
+      continue
+    }
+    const lower = ch.toLowerCase()
+    const upper = ch.toUpperCase()
+    from += upper
+    if (folding === 'unicode' && lower === 'i') top += '\u0130'
+    else if (folding === 'unicode' && lower === 'k') top += '\u212a'
+    else top += lower
+  }
+  if (from === '') return null
+  return { from, below: prefixSuccessor(top) }
+}
+
 function like(
   token: 'contains' | 'doesNotContain' | 'startsWith' | 'endsWith',
   match: LikeCondition['match'],

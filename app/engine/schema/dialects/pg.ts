@@ -1,12 +1,25 @@
 /**
  * PostgreSQL DDL. Everything runs in one transaction (PostgreSQL DDL is transactional); foreign
  * keys are added after all tables of a plan exist, so cycles between new tables work.
+ *
+ * Prefix-search companion indexes: every index whose first column is a string or text
+ * attribute (unique attributes, declared indexes; not foreign keys) gets a second index
+ * `"__mg_lp_<index>" ON t (lower(col) text_pattern_ops)` in the same step, so that `startsWith`
+ * (`lower(col) LIKE lower(?)`) can use an index under any collation. It is dropped with its
+ * index (`DROP INDEX IF EXISTS`), recreated whenever the planner recreates its index (renames,
+ * changed definition), dropped before its column stops being text and created when it becomes
+ * text. The inspector does not list companions (they belong to their index). Indexes created
+ * before companions existed keep none until the planner recreates them (no migration); one can
+ * be added by hand: `CREATE INDEX "__mg_lp_ix_t_col" ON "t" (lower("col") text_pattern_ops)`.
+ * SQLite gets none: there the read pipeline's code-point range (text_search.ts) uses the
+ * ordinary index.
  */
 import type { Operation } from '../operations.js'
 import { describeOperation, operationTarget } from '../operations.js'
-import type { ColumnSpec, ColumnType, TableSpec } from '../physical.js'
-import type { CompiledStep, Dialect } from './dialect.js'
+import type { ColumnSpec, ColumnType, IndexSpec, TableSpec } from '../physical.js'
+import type { CompileContext, CompiledStep, Dialect } from './dialect.js'
 import { columnList, createIndexSql, defaultClause, quote } from './dialect.js'
+import { prefixIndexName } from './text_search.js'
 
 export function pgType(type: ColumnType): string {
   switch (type.kind) {
@@ -67,14 +80,45 @@ function createTableSql(table: TableSpec): string {
   return `CREATE TABLE ${quote(table.name)} (${parts.join(', ')})`
 }
 
-function compileOne(op: Operation, deferred: string[]): string[] {
+/** String and text columns (not foreign keys): the ones `startsWith` filters with LIKE. */
+const isSearchableText = (column: ColumnSpec | undefined) =>
+  !!column && !column.references && (column.type.kind === 'string' || column.type.kind === 'text')
+
+const columnOf = (table: TableSpec | undefined, name: string) =>
+  table?.columns.find((c) => c.name === name)
+
+/**
+ * The companion of an index whose first column is a string/text attribute: the read pipeline
+ * filters `startsWith` as `lower(col) LIKE lower(?)`, which a plain btree index cannot serve
+ * under a linguistic collation (nor under any collation, for the `lower()` expression). An
+ * expression index with `text_pattern_ops` can: PostgreSQL turns the LIKE prefix into an index
+ * range itself, on the exact expression, so nothing about the query's meaning changes. Named
+ * after its index (`__mg_lp_…`, a prefix no model name can take) and dropped with it.
+ */
+function prefixIndexSql(table: string, index: IndexSpec, spec: TableSpec | undefined): string[] {
+  if (!isSearchableText(columnOf(spec, index.columns[0]))) return []
+  return [
+    `CREATE INDEX ${quote(prefixIndexName(index.name))} ON ${quote(table)} (lower(${quote(index.columns[0])}) text_pattern_ops)`,
+  ]
+}
+
+function dropPrefixIndexSql(index: IndexSpec, spec: TableSpec | undefined): string[] {
+  // IF EXISTS: indexes created before companions existed have none.
+  if (!isSearchableText(columnOf(spec, index.columns[0]))) return []
+  return [`DROP INDEX IF EXISTS ${quote(prefixIndexName(index.name))}`]
+}
+
+function compileOne(op: Operation, deferred: string[], context: CompileContext): string[] {
   switch (op.op) {
     case 'createTable':
       for (const c of op.table.columns)
         if (c.references) deferred.push(foreignKeySql(op.table.name, c))
       return [
         createTableSql(op.table),
-        ...op.table.indexes.map((i) => createIndexSql(op.table.name, i)),
+        ...op.table.indexes.flatMap((i) => [
+          createIndexSql(op.table.name, i),
+          ...prefixIndexSql(op.table.name, i, op.table),
+        ]),
       ]
     case 'dropTable':
       return [`DROP TABLE ${quote(op.table.name)}`]
@@ -92,19 +136,45 @@ function compileOne(op: Operation, deferred: string[]): string[] {
         `ALTER TABLE ${quote(op.table)} RENAME CONSTRAINT ${quote(op.from)} TO ${quote(op.to)}`,
       ]
     case 'alterColumn':
-      return alterColumnSql(op.table, op.from, op.to, deferred)
+      return alterColumnSql(op.table, op.from, op.to, deferred, context)
     case 'createIndex':
-      return [createIndexSql(op.table, op.index)]
+      return [
+        createIndexSql(op.table, op.index),
+        ...prefixIndexSql(op.table, op.index, context.wanted.get(op.table)),
+      ]
     case 'dropIndex':
-      return [`DROP INDEX ${quote(op.index.name)}`]
+      return [
+        ...dropPrefixIndexSql(op.index, context.current.get(op.table)),
+        `DROP INDEX ${quote(op.index.name)}`,
+      ]
   }
+}
+
+const sameIndex = (a: IndexSpec, b: IndexSpec) =>
+  a.unique === b.unique && a.whereNull === b.whereNull && a.columns.join() === b.columns.join()
+
+/**
+ * Indexes led by `column` that the plan keeps as they are (the planner drops and recreates the
+ * others, their companions with them, around the column changes): the companions of a column
+ * whose type changes to or from string/text follow it (`lower()` of a number does not exist).
+ */
+function keptIndexesLedBy(context: CompileContext, table: string, column: string): IndexSpec[] {
+  const before = context.current.get(context.hints.tables.get(table) ?? table)
+  const after = context.wanted.get(table)
+  const renamed = before?.name !== table || (context.hints.columns.get(table)?.size ?? 0) > 0
+  if (!before || !after || renamed) return []
+  return after.indexes.filter(
+    (i) =>
+      i.columns[0] === column && before.indexes.some((b) => b.name === i.name && sameIndex(b, i))
+  )
 }
 
 function alterColumnSql(
   table: string,
   from: ColumnSpec,
   to: ColumnSpec,
-  deferred: string[]
+  deferred: string[],
+  context: CompileContext
 ): string[] {
   const t = quote(table)
   const c = quote(to.name)
@@ -123,8 +193,21 @@ function alterColumnSql(
   }
   const newType = pgType(to.type)
   if (newType !== pgType(from.type)) {
+    const wasText = isSearchableText(from)
+    const isText = isSearchableText(to)
+    // Companion `lower()` indexes cannot be rebuilt on a column that stops being text (they are
+    // dropped first) and are created for indexes on a column that becomes text.
+    if (wasText && !isText) {
+      for (const index of keptIndexesLedBy(context, table, to.name))
+        sql.push(`DROP INDEX IF EXISTS ${quote(prefixIndexName(index.name))}`)
+    }
     // text -> json and similar need an explicit cast; a failing cast aborts the whole plan.
     sql.push(`ALTER TABLE ${t} ALTER COLUMN ${c} TYPE ${newType} USING ${c}::${newType}`)
+    if (isText && !wasText) {
+      const spec = context.wanted.get(table)
+      for (const index of keptIndexesLedBy(context, table, to.name))
+        sql.push(...prefixIndexSql(table, index, spec))
+    }
   }
   if (from.nullable !== to.nullable) {
     sql.push(`ALTER TABLE ${t} ALTER COLUMN ${c} ${to.nullable ? 'DROP' : 'SET'} NOT NULL`)
@@ -140,13 +223,13 @@ function alterColumnSql(
 
 export const pgDialect: Dialect = {
   name: 'pg',
-  compile(operations) {
+  compile(operations, context) {
     const deferred: string[] = []
     const steps: CompiledStep[] = operations.map((op) => ({
       kind: op.op,
       target: operationTarget(op),
       description: describeOperation(op),
-      sql: compileOne(op, deferred),
+      sql: compileOne(op, deferred, context),
     }))
     if (deferred.length) {
       steps.push({
