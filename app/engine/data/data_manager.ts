@@ -9,7 +9,7 @@
 import type { Database } from '@adonisjs/lucid/database'
 import type { Model } from '../metadata/model.js'
 import type { Subject } from '#security/subject'
-import type { Permissions } from '#security/policy_index'
+import { FULL_ACCESS, type Permissions } from '#security/policy_index'
 import * as reader from './read/main.js'
 import * as writer from './write/main.js'
 
@@ -103,5 +103,15 @@ export class DataManager implements DataManagerContract {
 
   deleteMany(entity: string, ids: string[]) {
     return writer.deleteMany(this.context, entity, ids)
+  }
+}
+
+/**
+ * For system jobs only (imports, maintenance): every permission, no row-level rule. Anything
+ * serving an API caller must use DataManager with the caller's permissions.
+ */
+export class UnconstrainedDataManager extends DataManager {
+  constructor(context: Omit<DataContext, 'permissions'>) {
+    super({ ...context, permissions: FULL_ACCESS })
   }
 }
