@@ -40,7 +40,7 @@ test.group('security: __securityToken', (group) => {
   group.each.setup(async () => {
     await seed()
     await setTokens(true)
-    return () => setTokens(null)
+    return async () => void (await setTokens(null))
   })
 
   test('off by default: no token in any object', async ({ assert }) => {

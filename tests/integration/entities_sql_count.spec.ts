@@ -86,7 +86,14 @@ test.group('Entities read: SQL statements per page', (group) => {
     assert,
   }) => {
     const e = await engine()
-    const ctx: DataContext = { db, model: e.model, subject: ANONYMOUS, maxFetchSize: 10000, maxBulkSize: 10000, permissions: FULL_ACCESS }
+    const ctx: DataContext = {
+      db,
+      model: e.model,
+      subject: ANONYMOUS,
+      maxFetchSize: 10000,
+      maxBulkSize: 10000,
+      permissions: FULL_ACCESS,
+    }
     const options = (limit: number) => ({ fetchPlan: JSON.stringify(PLAN), limit, sort: 'number' })
     let page: Awaited<ReturnType<typeof list>> = { items: [] }
     const small = await statements(

@@ -26,7 +26,14 @@ const subject: UserSubject = {
 }
 
 async function context(): Promise<DataContext> {
-  return { db, model: (await engine()).model, subject, maxFetchSize: 10000, maxBulkSize: 10000, permissions: FULL_ACCESS }
+  return {
+    db,
+    model: (await engine()).model,
+    subject,
+    maxFetchSize: 10000,
+    maxBulkSize: 10000,
+    permissions: FULL_ACCESS,
+  }
 }
 
 test.group('Entity writes: DataManager', (group) => {

@@ -212,8 +212,8 @@ export async function loadRelations(
     const a = entity.attributes.get(name)
     if (!sub || !a || a.kind === 'datatype' || a.transient) continue
     const target = ctx.model.entity(a.target!)!
-    const fetch = (plan: PlanNode, secured = true) =>
-      relatedRows(ctx, a, target, plan, parents, secured)
+    const fetch = (node: PlanNode, secured = true) =>
+      relatedRows(ctx, a, target, node, parents, secured)
     const rows = await fetch(sub)
     const keyOf = (p: LoadedRow) => (a.column ? p.row[a.column!] : p.row.id)
     if (ctx.securityTokens && ctx.permissions.hasReadRules(target.name)) {
