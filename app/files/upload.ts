@@ -55,12 +55,17 @@ function failure(error: unknown, limiter: Limiter): FileError {
   return FULL.has(code) ? storageFull() : storageFailed()
 }
 
-/** Stores `source` as a file called `name`; the fileRef exists only once every byte is stored. */
+/**
+ * Stores `source` as a file called `name`; the fileRef exists only once every byte is stored.
+ * `request` (whose body `source` is or is part of): a client that goes away mid-upload ends the
+ * upload, and its temporary file is removed.
+ */
 export async function storeFile(
   storage: FileStorage,
   name: string,
   source: Readable,
-  limit: number
+  limit: number,
+  request?: IncomingMessage
 ): Promise<UploadResult> {
   const limiter = new Limiter(limit)
   // Its failure reaches the caller through storage.write (which may not have attached yet).
@@ -68,6 +73,9 @@ export async function storeFile(
   // pipe, not pipeline: a refused upload must not destroy the request, whose socket still
   // carries the 413 answer.
   source.on('error', (error) => limiter.destroy(error))
+  request?.once('close', () => {
+    if (!request.complete) limiter.destroy(new Error('the client went away mid-upload'))
+  })
   source.pipe(limiter)
   const temp = `${TEMP_PREFIX}/${randomUUID()}.part`
   const key = newKey(name)
@@ -120,7 +128,7 @@ export async function uploadRaw(
   checkName(name, storage)
   const framing = rawBodyOf(ctx)
   if (framing?.contentLength !== undefined && framing.contentLength > limit) throw tooLarge(limit)
-  return storeFile(storage, name, ctx.request.request, limit)
+  return storeFile(storage, name, ctx.request.request, limit, ctx.request.request)
 }
 
 /**
@@ -155,7 +163,7 @@ export async function uploadMultipart(
       const problem = nameProblem(fileName, storage.name)
       storing = problem
         ? Promise.reject(badUpload(problem))
-        : storeFile(storage, fileName, stream, limit)
+        : storeFile(storage, fileName, stream, limit, request)
       storing.catch((error) => (error.status === 413 ? stop(error) : stream.resume()))
     })
     parser.on('error', () => stop(badUpload('Invalid multipart request')))

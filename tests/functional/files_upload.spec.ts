@@ -4,6 +4,7 @@
  * catalogue FL16) and storage failures (a full disk: 507, nothing half-written).
  */
 import { test } from '@japa/runner'
+import net from 'node:net'
 import engine from '#engine/services/engine'
 import { parseFileRef } from '#files/main'
 import {
@@ -153,6 +154,35 @@ test.group('Files API: upload', (group) => {
       details: "Cannot find FileStorage with name: 'nope'",
     })
     assert.deepEqual(await snapshot(), before)
+  })
+
+  test('FT3: a client that goes away mid-upload leaves no file, final or temporary', async ({
+    assert,
+  }) => {
+    const before = await snapshot()
+    for (const multipartMode of [false, true]) {
+      const head = multipartMode
+        ? `Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 1048576\r\n\r\n` +
+          `--b\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\n\r\n`
+        : `Content-Type: application/octet-stream\r\nContent-Length: 1048576\r\n\r\n`
+      await new Promise<void>((resolve) => {
+        const socket = net.connect(Number(process.env.PORT), '127.0.0.1', () => {
+          socket.write(
+            `POST ${FILES}?name=cut.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+              `Authorization: Bearer ${token}\r\n${head}`
+          )
+          socket.write(Buffer.alloc(100_000, 1), () => setTimeout(() => socket.destroy(), 100))
+        })
+        socket.on('close', () => resolve())
+        socket.on('error', () => {})
+      })
+    }
+    let after = await snapshot()
+    for (let i = 0; i < 40 && JSON.stringify(after) !== JSON.stringify(before); i++) {
+      await new Promise((r) => setTimeout(r, 50))
+      after = await snapshot()
+    }
+    assert.deepEqual(after, before)
   })
 
   test('no token: 401, nothing stored', async ({ assert }) => {

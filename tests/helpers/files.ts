@@ -82,6 +82,8 @@ export function request(path: string, options: RequestOptions = {}): Promise<Fil
         path,
         method: options.method ?? 'GET',
         headers: options.headers,
+        // A connection per request: one whose upload was refused half-way must not be reused.
+        agent: false,
       },
       (response) => {
         answered = true

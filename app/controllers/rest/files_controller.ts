@@ -57,7 +57,9 @@ export default class FilesController {
       const result = ctx.request.is(['multipart/form-data'])
         ? await uploadMultipart(ctx, storage, name, limit)
         : await uploadRaw(ctx, storage, name === '' ? undefined : name, limit)
-      const location = `${ctx.request.completeUrl().split('?')[0]}?fileRef=${encodeURIComponent(result.fileRef)}`
+      const base = String(engine.properties.get('svc.server.base-url')).replace(/\/+$/, '')
+      const origin = base || `${ctx.request.protocol()}://${ctx.request.host()}`
+      const location = `${origin}/rest/files?fileRef=${encodeURIComponent(result.fileRef)}`
       return ctx.response.status(201).header('Location', location).json(result)
     } catch (error) {
       return fail(ctx, error)
