@@ -8,20 +8,23 @@ import server from '@adonisjs/core/services/server'
 
 server.errorHandler(() => import('#exceptions/handler'))
 
+/*
+ * The framework resolves each middleware below through the container on every request (a make
+ * and a call, several promise hops): stateless middleware that always run back to back are
+ * grouped into one entry (each keeps its own file).
+ */
 server.use([
-  () => import('#middleware/container_bindings_middleware'),
-  () => import('#middleware/security_headers_middleware'),
-  () => import('#middleware/static_files_middleware'),
+  // Container bindings, security headers, static files (app/middleware/edge_middleware.ts).
+  () => import('#middleware/edge_middleware'),
   () => import('@adonisjs/cors/cors_middleware'),
   // After CORS (preflights end there; 401s carry the CORS headers), before every route.
   () => import('#middleware/resource_server_middleware'),
 ])
 
 router.use([
-  // Lenient request JSON of /rest/entities (upstream reads it with lenient Gson).
-  () => import('#middleware/lenient_json_middleware'),
-  () => import('@adonisjs/core/bodyparser_middleware'),
-  () => import('#middleware/form_token_guard_middleware'),
+  // Lenient request JSON of /rest/entities (upstream reads it with lenient Gson), the body
+  // parser, the form-token guard (app/middleware/request_body_middleware.ts).
+  () => import('#middleware/request_body_middleware'),
 ])
 
 export const middleware = router.named({

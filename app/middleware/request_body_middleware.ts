@@ -1,0 +1,26 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import type { NextFn } from '@adonisjs/core/types/http'
+import app from '@adonisjs/core/services/app'
+import BodyParserMiddleware from '@adonisjs/core/bodyparser_middleware'
+import LenientJsonMiddleware from '#middleware/lenient_json_middleware'
+import FormTokenGuardMiddleware from '#middleware/form_token_guard_middleware'
+
+/**
+ * The router middleware, as one: lenient JSON of /rest/entities, then the framework's body
+ * parser, then the form-token guard (in that order). The framework resolves every registered
+ * middleware through the container on every request; these are stateless (the body parser
+ * holds only its configuration), so they are created once and run back to back.
+ */
+export default class RequestBodyMiddleware {
+  static #lenient = new LenientJsonMiddleware()
+  static #guard = new FormTokenGuardMiddleware()
+  static #bodyParser: BodyParserMiddleware | null = null
+
+  async handle(ctx: HttpContext, next: NextFn) {
+    const bodyParser = (RequestBodyMiddleware.#bodyParser ??=
+      await app.container.make(BodyParserMiddleware))
+    return RequestBodyMiddleware.#lenient.handle(ctx, () =>
+      bodyParser.handle(ctx, () => RequestBodyMiddleware.#guard.handle(ctx, next))
+    )
+  }
+}
