@@ -66,14 +66,51 @@ function mergeProperty(props: Props, name: string, nested: PlanNode | null) {
   props.set(name, { name: '', entity: existing.entity, properties: merged })
 }
 
+/**
+ * An entity's instance-name pattern, compiled once per entity (snapshot metadata is immutable):
+ * `{a.b} (x {c})` -> literals `['', ' (x ', ')']` around the paths `[[a, b], [c]]`, each path as
+ * written (trimmed; an empty `{}` stays, and makes no name); a pattern without braces is one
+ * path (`name` -> `[[name]]`).
+ */
+export interface InstanceNameTemplate {
+  braces: boolean
+  /** `braces`: `literals[i]` precedes `paths[i]`; the last literal follows the last path. */
+  literals: readonly string[]
+  paths: readonly (readonly string[])[]
+}
+
+const templates = new WeakMap<EntityMeta, InstanceNameTemplate | null>()
+
+export function instanceNameTemplate(entity: EntityMeta): InstanceNameTemplate | null {
+  let template = templates.get(entity)
+  if (template !== undefined) return template
+  const pattern = entity.instanceName
+  if (!pattern) template = null
+  else if (!pattern.includes('{')) {
+    const path = pattern.trim()
+    template = { braces: false, literals: [], paths: path ? [path.split('.')] : [] }
+  } else {
+    const literals: string[] = []
+    const paths: string[][] = []
+    let last = 0
+    for (const m of pattern.matchAll(/\{([^}]*)\}/g)) {
+      literals.push(pattern.slice(last, m.index))
+      paths.push(m[1].trim().split('.'))
+      last = m.index! + m[0].length
+    }
+    literals.push(pattern.slice(last))
+    template = { braces: true, literals, paths }
+  }
+  templates.set(entity, template)
+  return template
+}
+
 /** The instance-name pattern's property paths: `{a.b} x {c}` -> [[a, b], [c]]; `name` -> [[name]]. */
 export function instanceNamePaths(entity: EntityMeta): string[][] {
-  const pattern = entity.instanceName
-  if (!pattern) return []
-  const paths = pattern.includes('{')
-    ? [...pattern.matchAll(/\{([^}]*)\}/g)].map((m) => m[1].trim())
-    : [pattern.trim()]
-  return paths.filter(Boolean).map((p) => p.split('.'))
+  const template = instanceNameTemplate(entity)
+  if (!template) return []
+  const paths = template.braces ? template.paths.filter((p) => p.join('.') !== '') : template.paths
+  return paths.map((p) => [...p])
 }
 
 /** Instance-name paths grouped by their first attribute (in pattern order, persistent only). */

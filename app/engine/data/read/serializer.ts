@@ -6,7 +6,7 @@
  */
 import type { EntityMeta, Model } from '../../metadata/model.js'
 import type { PlanNode } from '../../query/fetch_plans.js'
-import { instanceNamePaths } from '../../query/fetch_plans.js'
+import { instanceNameTemplate } from '../../query/fetch_plans.js'
 import type { EntityJson } from '../data_manager.js'
 import type { LoadedRow } from './loader.js'
 import { formatId, formatValue } from './values.js'
@@ -14,8 +14,14 @@ import { formatId, formatValue } from './values.js'
 const NOT_LOADED = Symbol('not loaded')
 
 /** The text of one instance-name path, or NOT_LOADED when something it needs is missing. */
-function pathText(model: Model, entity: EntityMeta, node: LoadedRow, path: string[]): unknown {
-  const [first, ...rest] = path
+function pathText(
+  model: Model,
+  entity: EntityMeta,
+  node: LoadedRow,
+  path: readonly string[],
+  at = 0
+): unknown {
+  const first = path[at]
   const a = entity.attributes.get(first)
   if (!a) return NOT_LOADED
   if (a.kind === 'datatype') {
@@ -36,26 +42,30 @@ function pathText(model: Model, entity: EntityMeta, node: LoadedRow, path: strin
   if (Array.isArray(child)) return NOT_LOADED
   if (!child) return ''
   const target = model.entity(a.target!)!
-  return rest.length ? pathText(model, target, child, rest) : instanceName(model, target, child)
+  return at + 1 < path.length
+    ? pathText(model, target, child, path, at + 1)
+    : instanceName(model, target, child)
 }
 
 /** Instance name from the pattern; upstream's `toString()` fallback when it cannot be made. */
 export function instanceName(model: Model, entity: EntityMeta, node: LoadedRow): string {
-  const fallback = `${entity.name}-${formatId(node.row.id)} [detached]`
-  const pattern = entity.instanceName
-  if (!pattern) return fallback
-  const paths = instanceNamePaths(entity)
-  if (!pattern.includes('{')) {
-    const text = paths.length ? pathText(model, entity, node, paths[0]) : NOT_LOADED
-    return text === NOT_LOADED ? fallback : String(text)
+  const fallback = () => `${entity.name}-${formatId(node.row.id)} [detached]`
+  // The pattern is compiled once per entity (literals around paths).
+  const template = instanceNameTemplate(entity)
+  if (!template) return fallback()
+  if (!template.braces) {
+    const text = template.paths.length
+      ? pathText(model, entity, node, template.paths[0])
+      : NOT_LOADED
+    return text === NOT_LOADED ? fallback() : String(text)
   }
-  let failed = false
-  const result = pattern.replace(/\{([^}]*)\}/g, (_m, p: string) => {
-    const text = pathText(model, entity, node, p.trim().split('.'))
-    if (text === NOT_LOADED) failed = true
-    return String(text)
-  })
-  return failed ? fallback : result
+  let result = template.literals[0]
+  for (let i = 0; i < template.paths.length; i++) {
+    const text = pathText(model, entity, node, template.paths[i])
+    if (text === NOT_LOADED) return fallback()
+    result += String(text) + template.literals[i + 1]
+  }
+  return result
 }
 
 export interface SerializeOptions {
@@ -72,17 +82,29 @@ export function serialize(
   options: SerializeOptions,
   ancestry: ReadonlySet<string> = new Set()
 ): EntityJson {
+  return serializeNode(model, entity, plan, node, options, new Set(ancestry))
+}
+
+/** `path`: the entities on the way here, added before the children and removed after them. */
+function serializeNode(
+  model: Model,
+  entity: EntityMeta,
+  plan: PlanNode,
+  node: LoadedRow,
+  options: SerializeOptions,
+  path: Set<string>
+): EntityJson {
   const out: EntityJson = {
     _entityName: entity.name,
     _instanceName: instanceName(model, entity, node),
     id: formatId(node.row.id),
   }
   const key = `${entity.name}\u0000${out.id}`
-  if (ancestry.has(key)) {
+  if (path.has(key)) {
     if (options.token) out.__securityToken = options.token(entity, node)
     return out
   }
-  const inner = new Set(ancestry).add(key)
+  path.add(key)
   for (const a of entity.attributeList) {
     if (a.name === 'id' || a.transient || !plan.properties.has(a.name)) continue
     if (a.kind === 'datatype') {
@@ -97,10 +119,11 @@ export function serialize(
     if (!sub || !target || !node.rel.has(a.name)) continue
     const child = node.rel.get(a.name)
     if (Array.isArray(child)) {
-      out[a.name] = child.map((c) => serialize(model, target, sub, c, options, inner))
-    } else if (child) out[a.name] = serialize(model, target, sub, child, options, inner)
+      out[a.name] = child.map((c) => serializeNode(model, target, sub, c, options, path))
+    } else if (child) out[a.name] = serializeNode(model, target, sub, child, options, path)
     else if (options.returnNulls) out[a.name] = null
   }
+  path.delete(key)
   if (options.token) out.__securityToken = options.token(entity, node)
   return out
 }
