@@ -15,6 +15,7 @@
  * sorted, filtered page of 20 on an indexed attribute through the HTTP API (target < 5 ms).
  *   node scripts/bench_entities.js [--pg] [--duration=7] [--connections=50] [--rows=10000]
  *                                  [--big-rows=1000000] [--no-big] [--only=list,load,search,create,update]
+ *                                  [--profile]   (CPU profile of the API server: tmp/profiles/*.cpuprofile)
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { createServer } from 'node:http'
@@ -406,7 +407,11 @@ async function main() {
   )
   if (PG) await db.exec('analyze')
 
-  const server = spawn(process.execPath, ['server.js'], { env, stdio: 'inherit' })
+  // --profile: a V8 CPU profile of the API server (written when it stops) under tmp/profiles.
+  const profile = argv.includes('--profile')
+    ? ['--cpu-prof', '--cpu-prof-dir=tmp/profiles', '--cpu-prof-interval=250']
+    : []
+  const server = spawn(process.execPath, [...profile, 'server.js'], { env, stdio: 'inherit' })
   const floor = spawn(process.execPath, [import.meta.filename, '--floor-server', ...argv], {
     env: { ...process.env, FLOOR_PORT: String(FLOOR_PORT) },
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
@@ -604,6 +609,8 @@ async function main() {
     }
   }
   await db.close()
+  const exited = new Promise((resolve) => server.once('exit', resolve))
   stop()
+  if (profile.length) await exited // the profile is written as the server stops
   process.exit(0)
 }
