@@ -5,6 +5,7 @@ import { DataManager } from '#engine/data/data_manager'
 import { DataError } from '#engine/data/errors'
 import { MISSING_TOKEN, unauthorized } from '#oauth/resource_server'
 import { permissionsFor } from '#security/main'
+import { resolveLocale, translations } from '#i18n/main'
 
 /**
  * Runs `action` with a DataManager acting as the request's subject (401 without one) and turns
@@ -16,7 +17,9 @@ export async function withDataManager<T>(
 ): Promise<T | void> {
   const subject = ctx.subject
   if (!subject) return unauthorized(ctx, MISSING_TOKEN)
+  const texts = translations(resolveLocale(ctx))
   const data = new DataManager({
+    caption: (key) => texts.text(key),
     db,
     model: engine.model,
     subject,

@@ -46,6 +46,8 @@ export interface DataContext {
   maxFetchSize: number
   /** `svc.rest.max-bulk-size`: most entities one bulk create/update/delete may carry. */
   maxBulkSize: number
+  /** Captions in the request locale, for enum values in `_instanceName` (default: `en`). */
+  caption?: (key: string) => string
   /** `svc.core.entitySerializationTokenRequired`: send and expect `__securityToken`. */
   securityTokens?: boolean
 }

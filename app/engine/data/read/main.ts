@@ -53,6 +53,7 @@ function serializeAll(
   const options = {
     returnNulls: plan.returnNulls,
     token: ctx.securityTokens ? securityToken : undefined,
+    caption: ctx.caption,
   }
   return rows.map((r) => serialize(ctx.model, plan.entity, plan.output, r, options))
 }

@@ -13,13 +13,17 @@ import { formatId, formatValue } from './values.js'
 
 const NOT_LOADED = Symbol('not loaded')
 
+/** Caption of a model element in the request locale (`<enum>.<VALUE>` keys, app/i18n). */
+export type Caption = (key: string) => string
+
 /** The text of one instance-name path, or NOT_LOADED when something it needs is missing. */
 function pathText(
   model: Model,
   entity: EntityMeta,
   node: LoadedRow,
   path: readonly string[],
-  at = 0
+  at: number,
+  caption: Caption | undefined
 ): unknown {
   const first = path[at]
   const a = entity.attributes.get(first)
@@ -31,8 +35,9 @@ function pathText(
     if (a.datatype === 'enum') {
       const def = model.enums.get(a.definition?.enum ?? '')
       const v = def?.values.find((e) => e.id === String(value))
-      const caption = v?.caption as Record<string, string> | undefined
-      return caption?.en ?? v?.name ?? String(value)
+      if (def && v && caption) return caption(`${def.name}.${v.name}`)
+      const captions = v?.caption as Record<string, string> | undefined
+      return captions?.en ?? v?.name ?? String(value)
     }
     const formatted = formatValue(model, a, value)
     return typeof formatted === 'object' ? JSON.stringify(formatted) : String(formatted)
@@ -43,25 +48,30 @@ function pathText(
   if (!child) return ''
   const target = model.entity(a.target!)!
   return at + 1 < path.length
-    ? pathText(model, target, child, path, at + 1)
-    : instanceName(model, target, child)
+    ? pathText(model, target, child, path, at + 1, caption)
+    : instanceName(model, target, child, caption)
 }
 
 /** Instance name from the pattern; upstream's `toString()` fallback when it cannot be made. */
-export function instanceName(model: Model, entity: EntityMeta, node: LoadedRow): string {
+export function instanceName(
+  model: Model,
+  entity: EntityMeta,
+  node: LoadedRow,
+  caption?: Caption
+): string {
   const fallback = () => `${entity.name}-${formatId(node.row.id)} [detached]`
   // The pattern is compiled once per entity (literals around paths).
   const template = instanceNameTemplate(entity)
   if (!template) return fallback()
   if (!template.braces) {
     const text = template.paths.length
-      ? pathText(model, entity, node, template.paths[0])
+      ? pathText(model, entity, node, template.paths[0], 0, caption)
       : NOT_LOADED
     return text === NOT_LOADED ? fallback() : String(text)
   }
   let result = template.literals[0]
   for (let i = 0; i < template.paths.length; i++) {
-    const text = pathText(model, entity, node, template.paths[i])
+    const text = pathText(model, entity, node, template.paths[i], 0, caption)
     if (text === NOT_LOADED) return fallback()
     result += String(text) + template.literals[i + 1]
   }
@@ -70,6 +80,8 @@ export function instanceName(model: Model, entity: EntityMeta, node: LoadedRow):
 
 export interface SerializeOptions {
   returnNulls: boolean
+  /** Enum captions in the request locale (default: the `en` caption). */
+  caption?: Caption
   /** Makes the `__securityToken` of an entity object (only when tokens are required). */
   token?: (entity: EntityMeta, node: LoadedRow) => string
 }
@@ -96,7 +108,7 @@ function serializeNode(
 ): EntityJson {
   const out: EntityJson = {
     _entityName: entity.name,
-    _instanceName: instanceName(model, entity, node),
+    _instanceName: instanceName(model, entity, node, options.caption),
     id: formatId(node.row.id),
   }
   const key = `${entity.name}\u0000${out.id}`
