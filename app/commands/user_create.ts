@@ -1,7 +1,32 @@
 import { BaseCommand, args, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { migrate } from '#start/bootstrap'
+import db from '@adonisjs/lucid/services/db'
 import { AccountError, createUser, generatePassword, passwordProblem } from '#oauth/accounts'
+import {
+  BUILT_IN_RESOURCE_ROLES,
+  rolesChanged,
+  setUserRoles,
+  type Assignment,
+} from '#security/roles_store'
+
+const codes = (text?: string) =>
+  (text ?? '')
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean)
+
+/** Codes that name neither a built-in nor a stored role of their kind. */
+async function unknownRoles(roles: Assignment): Promise<string[]> {
+  const stored = async (table: string) =>
+    new Set((await db.from(table).select('code')).map((r: { code: string }) => r.code))
+  const resource = await stored('mg_resource_roles')
+  const rowLevel = await stored('mg_row_level_roles')
+  return [
+    ...roles.resourceRoles.filter((c) => !BUILT_IN_RESOURCE_ROLES.includes(c) && !resource.has(c)),
+    ...roles.rowLevelRoles.filter((c) => !rowLevel.has(c)),
+  ]
+}
 
 const FLAG_OF: Record<string, string> = {
   firstName: '--first-name',
@@ -39,6 +64,18 @@ export default class UserCreate extends BaseCommand {
   @flags.boolean({ description: 'Create the user deactivated (cannot sign in)' })
   declare inactive: boolean
 
+  @flags.string({
+    description: 'Comma-separated resource role codes (e.g. rest-minimal,order-clerk)',
+    flagName: 'resource-roles',
+  })
+  declare resourceRoles?: string
+
+  @flags.string({
+    description: 'Comma-separated row-level role codes',
+    flagName: 'row-level-roles',
+  })
+  declare rowLevelRoles?: string
+
   /** The password of the flag, the hidden prompt, or a generated one (then `generated`). */
   async #password(): Promise<{ password: string; generated: boolean }> {
     if (this.password !== undefined) return { password: this.password, generated: false }
@@ -55,17 +92,38 @@ export default class UserCreate extends BaseCommand {
     await migrate(this.app)
     const { password, generated } = await this.#password()
     try {
-      const user = await createUser({
-        username: this.username,
-        password,
-        firstName: this.firstName,
-        lastName: this.lastName,
-        email: this.email,
-        locale: this.locale,
-        timeZone: this.timeZone,
-        active: !this.inactive,
+      const roles = {
+        resourceRoles: codes(this.resourceRoles),
+        rowLevelRoles: codes(this.rowLevelRoles),
+      }
+      const unknown = await unknownRoles(roles)
+      if (unknown.length) {
+        this.logger.error(`unknown role(s): ${unknown.join(', ')}`)
+        this.exitCode = 1
+        return
+      }
+      const user = await db.transaction(async (trx) => {
+        const created = await createUser(
+          {
+            username: this.username,
+            password,
+            firstName: this.firstName,
+            lastName: this.lastName,
+            email: this.email,
+            locale: this.locale,
+            timeZone: this.timeZone,
+            active: !this.inactive,
+          },
+          trx
+        )
+        await setUserRoles(trx, created.id, 'resourceRoles', roles.resourceRoles)
+        await setUserRoles(trx, created.id, 'rowLevelRoles', roles.rowLevelRoles)
+        await rolesChanged(trx)
+        return created
       })
       this.logger.success(`created user '${user.username}'${user.active ? '' : ' (inactive)'}`)
+      if (!roles.resourceRoles.length)
+        this.logger.warning('the user has no resource role: it may not use the REST API yet')
       if (generated) {
         this.logger.warning('generated password, shown only now (only its hash is stored):')
         this.logger.log(`  ${password}`)

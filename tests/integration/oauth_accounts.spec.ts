@@ -245,6 +245,31 @@ test.group('accounts', (group) => {
       await invalid.exec()
       invalid.assertFailed()
       assert.isNull(await rowOf('users', 'username', 'eve'))
+
+      const withRoles = await ace.create(UserCreate, [
+        'frank',
+        `--password=${PASSWORD}`,
+        '--resource-roles=rest-minimal, system-full-access',
+      ])
+      await withRoles.exec()
+      withRoles.assertSucceeded()
+      const frank = await rowOf('users', 'username', 'frank')
+      const codes = await db
+        .from('mg_user_resource_roles')
+        .where('user_id', frank.id)
+        .orderBy('role_code')
+      assert.deepEqual(
+        codes.map((r) => r.role_code),
+        ['rest-minimal', 'system-full-access']
+      )
+      const unknownRole = await ace.create(UserCreate, [
+        'gina',
+        `--password=${PASSWORD}`,
+        '--row-level-roles=no-such-role',
+      ])
+      await unknownRole.exec()
+      unknownRole.assertFailed()
+      assert.isNull(await rowOf('users', 'username', 'gina'))
     } finally {
       ace.ui.switchMode('normal')
     }
