@@ -75,6 +75,7 @@ export interface RequestOptions {
 export function request(path: string, options: RequestOptions = {}): Promise<FileResponse> {
   return new Promise((resolve, reject) => {
     let answered = false
+    const agent = new http.Agent({ keepAlive: true })
     const req = http.request(
       {
         host: '127.0.0.1',
@@ -82,14 +83,17 @@ export function request(path: string, options: RequestOptions = {}): Promise<Fil
         path,
         method: options.method ?? 'GET',
         headers: options.headers,
-        // A connection per request: one whose upload was refused half-way must not be reused.
-        agent: false,
+        // A connection per request (one whose upload was refused half-way must not be reused),
+        // kept alive: with `Connection: close` the server would close it right after a refusal
+        // while the body is still being sent, and the answer could be lost.
+        agent,
       },
       (response) => {
         answered = true
         // Stop sending what the server no longer reads (it answered before the body ended).
         collect(response).then((r) => {
           req.destroy()
+          agent.destroy()
           resolve(r)
         }, reject)
       }
