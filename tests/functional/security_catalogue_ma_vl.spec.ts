@@ -1,7 +1,7 @@
 /**
  * Catalogue rows MA2, MA4, MA8-MA11 (mass assignment, prototype pollution) and VL1-VL9
  * (optimistic locking) on the security fixture. MA1, MA3 and MA7 are in
- * entities_write*.spec.ts / entities_params.spec.ts; MA5/MA6 (multipart) with the files API;
+ * entities_write*.spec.ts / entities_params.spec.ts; MA5/MA6 (multipart) in files_pollution.spec.ts;
  * MA12 concerns the services API, which this server does not have yet.
  */
 import { test } from '@japa/runner'
