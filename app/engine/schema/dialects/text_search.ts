@@ -121,7 +121,8 @@ export function knownPrefixRangeFolding(
 ): CaseFolding | null | undefined {
   const key = client.connectionName
   if (folding.has(key)) return folding.get(key)
-  void prefixRangeFolding(client)
+  // Never probed inside a transaction: a failing statement would abort it on PostgreSQL.
+  if (!client.isTransaction) void prefixRangeFolding(client)
   return client.dialect.name === 'postgres' ? undefined : 'ascii'
 }
 
