@@ -19,7 +19,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { createServer } from 'node:http'
-import { rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 import { ensureEnv } from './ensure_env.js'
 
@@ -516,7 +516,25 @@ async function main() {
     `  ${'scenario'.padEnd(28)} ${'API req/s'.padStart(9)} ${'p50'.padStart(4)} ${'p99'.padStart(4)} | ` +
       `${'floor req/s'.padStart(11)} ${'p50'.padStart(4)} ${'p99'.padStart(4)} | ratio  targets`
   )
+  /**
+   * CPU time (user + system, ms) a process has used so far (Linux /proc; null elsewhere). Per
+   * request it is what the throughput ratio would be on a machine with nothing else running:
+   * this machine's cores are shared, so req/s varies from run to run far more than CPU/request.
+   */
+  const ticksPerSecond = Number(
+    spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim() || 100
+  )
+  const cpuMs = (pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond
+    } catch {
+      return null
+    }
+  }
   const failures = []
+  const cpuLines = []
   const only = argv
     .find((a) => a.startsWith('--only='))
     ?.slice(7)
@@ -524,10 +542,16 @@ async function main() {
   for (const s of scenarios) {
     if (only && !only.some((o) => s.name.startsWith(o))) continue
     const measured = []
-    for (const origin of [base, `http://127.0.0.1:${FLOOR_PORT}`]) {
+    const cpu = []
+    for (const [origin, pid] of [
+      [base, server.pid],
+      [`http://127.0.0.1:${FLOOR_PORT}`, floor.pid],
+    ]) {
       await run(origin, s, 2)
       await new Promise((resolve) => setTimeout(resolve, 1000))
+      const cpuBefore = cpuMs(pid)
       const r = await run(origin, s, duration)
+      const cpuAfter = cpuMs(pid)
       // autocannon stops sending at the deadline, but the server may still be working through
       // queued requests (writes wait for the single SQLite writer): let it drain, so the next
       // run (another process writing the same file) does not overlap it.
@@ -535,7 +559,14 @@ async function main() {
       const bad = r.non2xx + r.errors + r.timeouts
       if (bad) failures.push(`${s.name} on ${origin}: ${bad} failed of ${r.requests.total}`)
       measured.push(r)
+      // Requests still queued at the deadline finish during the drain, outside the window.
+      cpu.push(cpuBefore === null ? null : ((cpuAfter - cpuBefore) * 1000) / r.requests.total)
     }
+    if (cpu[0] !== null && cpu[1] !== null)
+      cpuLines.push(
+        `  ${s.name.padEnd(28)} ${cpu[0].toFixed(0).padStart(9)} | ${cpu[1].toFixed(0).padStart(11)} | ` +
+          `${(cpu[1] / cpu[0]).toFixed(2).padStart(5)}`
+      )
     const [api, raw] = measured
     const ratio = api.requests.average / raw.requests.average
     const checks = [`p99<50ms ${api.latency.p99 < 50 ? 'met' : 'NOT met'}`]
@@ -546,6 +577,16 @@ async function main() {
         `${raw.requests.average.toFixed(0).padStart(11)} ${String(raw.latency.p50).padStart(4)} ${String(raw.latency.p99).padStart(4)} | ` +
         `${ratio.toFixed(2).padStart(5)}  ${checks.join(', ')}`
     )
+  }
+  if (cpuLines.length) {
+    console.log(
+      `  CPU per request of the Node process (µs; PostgreSQL's own CPU not included) and the ` +
+        `ratio floor/API (the req/s ratio with the process alone on a core):`
+    )
+    console.log(
+      `  ${'scenario'.padEnd(28)} ${'API µs'.padStart(9)} | ${'floor µs'.padStart(11)} | ratio`
+    )
+    for (const line of cpuLines) console.log(line)
   }
   for (const f of failures) console.log(`  FAILED REQUESTS: ${f}`)
   floor.kill('SIGTERM')
