@@ -10,6 +10,7 @@ import type { DatabaseQueryBuilderContract } from '@adonisjs/lucid/types/querybu
 import type { AttributeMeta, EntityMeta } from '../../metadata/model.js'
 import type { FilterCondition, FilterNode, FilterScalar } from '../../query/filter_ast.js'
 import { LIKE_ESCAPE, likePattern } from '../../query/operators/like.js'
+import { startsWithRange } from '../../schema/dialects/text_search.js'
 import type { DataContext } from '../data_manager.js'
 import type { EntityOperation } from '#security/policy_index'
 
@@ -153,6 +154,13 @@ export class FilterCompiler {
       case 'like': {
         const not = c.negated ? 'not ' : ''
         q.whereRaw(`lower(??) ${not}like lower(?) escape ?`, [column, likePattern(c), LIKE_ESCAPE])
+        // A range every match lies in, where the dialect's ordering allows it: lets an index on
+        // the column serve `startsWith` (the LIKE above still decides; schema/dialects).
+        const range = startsWithRange(this.ctx.db.connection(), c)
+        if (range) {
+          q.where(column, '>=', range.from)
+          if (range.below !== null) q.where(column, '<', range.below)
+        }
         return
       }
       case 'null':
