@@ -19,6 +19,9 @@ server.use([
   () => import('@adonisjs/cors/cors_middleware'),
   // After CORS (preflights end there; 401s carry the CORS headers), before every route.
   () => import('#middleware/resource_server_middleware'),
+  // Hides raw POST /rest/files bodies from the body parser: the upload streams them itself
+  // (app/files/body_middleware.ts). After the resource server, before the router's middleware.
+  () => import('#files/body_middleware'),
 ])
 
 router.use([
