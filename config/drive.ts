@@ -4,8 +4,8 @@
  *
  * - `fs` (always): the local disk, under MODELGATE_STORAGE_DIR (default `storage/`; test runs
  *   get their own folder under tmp/, per database and TEST_ID).
- * - `s3` (when MODELGATE_S3_BUCKET is set): an S3-compatible bucket (AWS, MinIO, ...). Needs the
- *   optional packages `@aws-sdk/client-s3` and `@aws-sdk/s3-request-presigner` installed.
+ * - `s3` (when MODELGATE_S3_BUCKET is set): an S3-compatible bucket (AWS, MinIO, ...), through
+ *   drive's S3 driver (`@aws-sdk/client-s3`, `@aws-sdk/s3-request-presigner`).
  *
  * Files are never served by drive itself (`serveFiles: false`): every download goes through
  * `GET /rest/files`, which checks the caller's permissions.
