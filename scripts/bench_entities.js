@@ -19,9 +19,10 @@
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { createServer } from 'node:http'
-import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, rmSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 import { ensureEnv } from './ensure_env.js'
+import { clientToken, importDefinition, waitForServer } from './bench_common.js'
 
 const argv = process.argv.slice(2)
 const arg = (name, fallback) =>
@@ -376,13 +377,7 @@ async function main() {
       },
     ],
   }
-  writeFileSync('tmp/bench-entities.json', JSON.stringify(doc))
-  const imported = spawnSync(
-    process.execPath,
-    ['ace.js', 'app:import', 'tmp/bench-entities.json'],
-    { env }
-  )
-  if (imported.status !== 0) throw new Error(`import failed: ${imported.stdout}${imported.stderr}`)
+  importDefinition(doc, 'tmp/bench-entities.json', env)
 
   // Seed with the driver alone.
   const db = await openDriver()
@@ -422,21 +417,8 @@ async function main() {
   }
   process.on('exit', stop)
   await new Promise((resolve) => floor.once('message', resolve))
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/health`)).ok) break
-    } catch {}
-    if (i > 300) throw new Error('server did not start')
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  const basic = `Basic ${Buffer.from(`bench:${SECRET}`).toString('base64')}`
-  const tokenResponse = await fetch(`${base}/oauth2/token`, {
-    method: 'POST',
-    headers: { 'authorization': basic, 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials',
-  })
-  const token = (await tokenResponse.json()).access_token
-  if (!token) throw new Error(`no token: ${tokenResponse.status}`)
+  await waitForServer(base)
+  const token = await clientToken(base, 'bench', SECRET)
   const headers = { 'authorization': `Bearer ${token}`, 'content-type': 'application/json' }
 
   // The scenarios: each request path/body built per request (random ids, unique codes).

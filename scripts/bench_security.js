@@ -12,8 +12,9 @@
  *   node scripts/bench_security.js [--pg] [--duration=5] [--connections=20] [--rows=10000]
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { rmSync, writeFileSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import { ensureEnv } from './ensure_env.js'
+import { clientToken, importDefinition, waitForServer } from './bench_common.js'
 
 const argv = process.argv.slice(2)
 const arg = (name, fallback) =>
@@ -121,13 +122,7 @@ async function prepare(env) {
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${SQLITE_FILE}${suffix}`, { force: true })
     Object.assign(env, { DB_CONNECTION: 'sqlite', SQLITE_FILE })
   }
-  writeFileSync('tmp/bench-security.json', JSON.stringify(doc))
-  const imported = spawnSync(
-    process.execPath,
-    ['ace.js', 'app:import', 'tmp/bench-security.json'],
-    { env }
-  )
-  if (imported.status !== 0) throw new Error(`import failed: ${imported.stdout}${imported.stderr}`)
+  importDefinition(doc, 'tmp/bench-security.json', env)
   const seq = PG
     ? `select g as n from generate_series(1, ${ROWS}) g`
     : `with recursive s(n) as (select 1 union all select n + 1 from s where n < ${ROWS}) select n from s`
@@ -146,20 +141,6 @@ async function prepare(env) {
   if (seeded.status !== 0) throw new Error(`seed failed: ${seeded.stderr}`)
 }
 
-async function token(clientId) {
-  const response = await fetch(`${base}/oauth2/token`, {
-    method: 'POST',
-    headers: {
-      'authorization': `Basic ${Buffer.from(`${clientId}:${SECRET}`).toString('base64')}`,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: 'grant_type=client_credentials',
-  })
-  const body = await response.json()
-  if (!body.access_token) throw new Error(`no token for ${clientId}: ${JSON.stringify(body)}`)
-  return body.access_token
-}
-
 async function main() {
   const { default: autocannon } = await import('autocannon')
   ensureEnv()
@@ -174,15 +155,12 @@ async function main() {
   await prepare(env)
   const server = spawn(process.execPath, ['server.js'], { env, stdio: 'inherit' })
   process.on('exit', () => server.kill('SIGTERM'))
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/health`)).ok) break
-    } catch {}
-    if (i > 300) throw new Error('server did not start')
-    await new Promise((r) => setTimeout(r, 100))
-  }
+  await waitForServer(base)
   const path = '/rest/entities/bench_Item?limit=20&fetchPlan=_base'
-  const tokens = { full: await token('full'), restricted: await token('restricted') }
+  const tokens = {
+    full: await clientToken(base, 'full', SECRET),
+    restricted: await clientToken(base, 'restricted', SECRET),
+  }
   // Sanity: what each sees.
   for (const [kind, t] of Object.entries(tokens)) {
     const rows = await (
