@@ -3,7 +3,7 @@
  * client-credentials token, and the import of a definition document into the scratch database.
  */
 import { spawnSync } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { rmSync, writeFileSync } from 'node:fs'
 
 /** Resolves once `${base}/health` answers 200 (30 s at most). */
 export async function waitForServer(base) {
@@ -36,4 +36,40 @@ export function importDefinition(doc, file, env) {
   writeFileSync(file, JSON.stringify(doc))
   const imported = spawnSync(process.execPath, ['ace.js', 'app:import', file], { env })
   if (imported.status !== 0) throw new Error(`import failed: ${imported.stdout}${imported.stderr}`)
+}
+
+/** Connection settings of the benchmark PostgreSQL server (DB_* variables) for `database`. */
+export const pgConfig = (database) => ({
+  host: process.env.DB_HOST ?? '127.0.0.1',
+  port: Number(process.env.DB_PORT ?? 5432),
+  user: process.env.DB_USER ?? 'postgres',
+  password: process.env.DB_PASSWORD,
+  database,
+})
+
+/**
+ * Recreates the scratch database (PostgreSQL `pgDatabase`, or the SQLite file `sqliteFile` and
+ * its WAL files) and points the server's environment `env` at it.
+ */
+export async function freshDatabase(env, { pg: usePg, pgDatabase, sqliteFile }) {
+  if (!usePg) {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${sqliteFile}${suffix}`, { force: true })
+    Object.assign(env, { DB_CONNECTION: 'sqlite', SQLITE_FILE: sqliteFile })
+    return
+  }
+  const { default: pg } = await import('pg')
+  const admin = new pg.Client(pgConfig('postgres'))
+  await admin.connect()
+  const name = pgDatabase.replace(/"/g, '')
+  await admin.query(`drop database if exists "${name}"`)
+  await admin.query(`create database "${name}"`)
+  await admin.end()
+  const c = pgConfig(pgDatabase)
+  Object.assign(env, {
+    DB_CONNECTION: 'pg',
+    DB_DATABASE: pgDatabase,
+    DB_HOST: c.host,
+    DB_PORT: String(c.port),
+    DB_USER: c.user,
+  })
 }

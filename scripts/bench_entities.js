@@ -19,10 +19,16 @@
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { createServer } from 'node:http'
-import { readFileSync, rmSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 import { ensureEnv } from './ensure_env.js'
-import { clientToken, importDefinition, waitForServer } from './bench_common.js'
+import {
+  clientToken,
+  freshDatabase,
+  importDefinition,
+  pgConfig,
+  waitForServer,
+} from './bench_common.js'
 
 const argv = process.argv.slice(2)
 const arg = (name, fallback) =>
@@ -35,13 +41,6 @@ const BIG_ROWS = arg('big-rows', 1_000_000)
 const CATEGORIES = 100
 const SQLITE_FILE = 'tmp/bench-entities.sqlite3'
 const PG_DATABASE = process.env.BENCH_DB_DATABASE ?? 'modelgate_bench_entities'
-const pgConfig = (database) => ({
-  host: process.env.DB_HOST ?? '127.0.0.1',
-  port: Number(process.env.DB_PORT ?? 5432),
-  user: process.env.DB_USER ?? 'postgres',
-  password: process.env.DB_PASSWORD,
-  database,
-})
 
 /** Deterministic uuids: row n of a table tagged `tag` (a 4-hex-digit group). */
 const uuid = (tag, n) => `00000000-${tag}-4000-8000-${n.toString(16).padStart(12, '0')}`
@@ -292,25 +291,7 @@ async function main() {
     MODELGATE_DEMO: 'false',
     MODELGATE_ADMIN_PASSWORD: 'bench-admin-password-0123456789',
   }
-  if (PG) {
-    const { default: pg } = await import('pg')
-    const admin = new pg.Client(pgConfig('postgres'))
-    await admin.connect()
-    await admin.query(`drop database if exists "${PG_DATABASE.replace(/"/g, '')}"`)
-    await admin.query(`create database "${PG_DATABASE.replace(/"/g, '')}"`)
-    await admin.end()
-    const c = pgConfig(PG_DATABASE)
-    Object.assign(env, {
-      DB_CONNECTION: 'pg',
-      DB_DATABASE: PG_DATABASE,
-      DB_HOST: c.host,
-      DB_PORT: String(c.port),
-      DB_USER: c.user,
-    })
-  } else {
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${SQLITE_FILE}${suffix}`, { force: true })
-    Object.assign(env, { DB_CONNECTION: 'sqlite', SQLITE_FILE })
-  }
+  await freshDatabase(env, { pg: PG, pgDatabase: PG_DATABASE, sqliteFile: SQLITE_FILE })
 
   // The model: bench_Item (typed attributes, indexed `code`, MANY_TO_ONE category whose name is
   // part of the item's instance name, so `_base` loads it) and bench_Big (the 1M-row table).

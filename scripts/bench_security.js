@@ -12,9 +12,8 @@
  *   node scripts/bench_security.js [--pg] [--duration=5] [--connections=20] [--rows=10000]
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { rmSync } from 'node:fs'
 import { ensureEnv } from './ensure_env.js'
-import { clientToken, importDefinition, waitForServer } from './bench_common.js'
+import { clientToken, freshDatabase, importDefinition, waitForServer } from './bench_common.js'
 
 const argv = process.argv.slice(2)
 const arg = (name, fallback) =>
@@ -98,30 +97,7 @@ const doc = {
 }
 
 async function prepare(env) {
-  if (PG) {
-    const { default: pg } = await import('pg')
-    const config = {
-      host: process.env.DB_HOST ?? '127.0.0.1',
-      port: Number(process.env.DB_PORT ?? 5432),
-      user: process.env.DB_USER ?? 'postgres',
-      password: process.env.DB_PASSWORD,
-    }
-    const admin = new pg.Client({ ...config, database: 'postgres' })
-    await admin.connect()
-    await admin.query(`drop database if exists "${PG_DATABASE.replace(/"/g, '')}"`)
-    await admin.query(`create database "${PG_DATABASE.replace(/"/g, '')}"`)
-    await admin.end()
-    Object.assign(env, {
-      DB_CONNECTION: 'pg',
-      DB_DATABASE: PG_DATABASE,
-      DB_HOST: config.host,
-      DB_PORT: String(config.port),
-      DB_USER: config.user,
-    })
-  } else {
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${SQLITE_FILE}${suffix}`, { force: true })
-    Object.assign(env, { DB_CONNECTION: 'sqlite', SQLITE_FILE })
-  }
+  await freshDatabase(env, { pg: PG, pgDatabase: PG_DATABASE, sqliteFile: SQLITE_FILE })
   importDefinition(doc, 'tmp/bench-security.json', env)
   const seq = PG
     ? `select g as n from generate_series(1, ${ROWS}) g`
