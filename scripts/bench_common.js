@@ -5,6 +5,16 @@
 import { spawnSync } from 'node:child_process'
 import { rmSync, writeFileSync } from 'node:fs'
 
+/** The environment of the API server a benchmark starts (port `port`, no demo, quiet log). */
+export const serverEnv = (port) => ({
+  ...process.env,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  MODELGATE_DEMO: 'false',
+  MODELGATE_ADMIN_PASSWORD: 'bench-admin-password-0123456789',
+})
+
 /** Resolves once `${base}/health` answers 200 (30 s at most). */
 export async function waitForServer(base) {
   for (let i = 0; ; i++) {

@@ -25,6 +25,7 @@ import { ensureEnv } from './ensure_env.js'
 import {
   clientToken,
   freshDatabase,
+  serverEnv,
   importDefinition,
   pgConfig,
   waitForServer,
@@ -283,14 +284,7 @@ async function main() {
   const SECRET = 'bench-secret-0123456789abcdefghijklmnopqrstuvwxyz'
   ensureEnv()
 
-  const env = {
-    ...process.env,
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    MODELGATE_DEMO: 'false',
-    MODELGATE_ADMIN_PASSWORD: 'bench-admin-password-0123456789',
-  }
+  const env = serverEnv(PORT)
   await freshDatabase(env, { pg: PG, pgDatabase: PG_DATABASE, sqliteFile: SQLITE_FILE })
 
   // The model: bench_Item (typed attributes, indexed `code`, MANY_TO_ONE category whose name is

@@ -13,7 +13,13 @@
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { ensureEnv } from './ensure_env.js'
-import { clientToken, freshDatabase, importDefinition, waitForServer } from './bench_common.js'
+import {
+  clientToken,
+  freshDatabase,
+  importDefinition,
+  serverEnv,
+  waitForServer,
+} from './bench_common.js'
 
 const argv = process.argv.slice(2)
 const arg = (name, fallback) =>
@@ -120,14 +126,7 @@ async function prepare(env) {
 async function main() {
   const { default: autocannon } = await import('autocannon')
   ensureEnv()
-  const env = {
-    ...process.env,
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    MODELGATE_DEMO: 'false',
-    MODELGATE_ADMIN_PASSWORD: 'bench-admin-password-0123456789',
-  }
+  const env = serverEnv(PORT)
   await prepare(env)
   const server = spawn(process.execPath, ['server.js'], { env, stdio: 'inherit' })
   process.on('exit', () => server.kill('SIGTERM'))

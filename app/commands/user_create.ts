@@ -2,13 +2,13 @@ import { BaseCommand, args, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { migrate } from '#start/bootstrap'
 import db from '@adonisjs/lucid/services/db'
-import { AccountError, createUser, generatePassword, passwordProblem } from '#oauth/accounts'
 import {
-  BUILT_IN_RESOURCE_ROLES,
-  rolesChanged,
-  setUserRoles,
-  type Assignment,
-} from '#security/roles_store'
+  AccountError,
+  createUserWithRoles,
+  generatePassword,
+  passwordProblem,
+} from '#oauth/accounts'
+import { BUILT_IN_RESOURCE_ROLES, type Assignment } from '#security/roles_store'
 
 const codes = (text?: string) =>
   (text ?? '')
@@ -102,25 +102,19 @@ export default class UserCreate extends BaseCommand {
         this.exitCode = 1
         return
       }
-      const user = await db.transaction(async (trx) => {
-        const created = await createUser(
-          {
-            username: this.username,
-            password,
-            firstName: this.firstName,
-            lastName: this.lastName,
-            email: this.email,
-            locale: this.locale,
-            timeZone: this.timeZone,
-            active: !this.inactive,
-          },
-          trx
-        )
-        await setUserRoles(trx, created.id, 'resourceRoles', roles.resourceRoles)
-        await setUserRoles(trx, created.id, 'rowLevelRoles', roles.rowLevelRoles)
-        await rolesChanged(trx)
-        return created
-      })
+      const user = await createUserWithRoles(
+        {
+          username: this.username,
+          password,
+          firstName: this.firstName,
+          lastName: this.lastName,
+          email: this.email,
+          locale: this.locale,
+          timeZone: this.timeZone,
+          active: !this.inactive,
+        },
+        roles
+      )
       this.logger.success(`created user '${user.username}'${user.active ? '' : ' (inactive)'}`)
       if (!roles.resourceRoles.length)
         this.logger.warning('the user has no resource role: it may not use the REST API yet')

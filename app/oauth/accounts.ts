@@ -130,6 +130,20 @@ export async function createUser(input: UserInput, trx?: TransactionClientContra
   return user
 }
 
+/** `createUser` with the user's role codes, in one transaction (roles version bumped). */
+export function createUserWithRoles(
+  input: UserInput,
+  roles: { resourceRoles: string[]; rowLevelRoles: string[] }
+) {
+  return db.transaction(async (trx) => {
+    const user = await createUser(input, trx)
+    await setUserRoles(trx, user.id, 'resourceRoles', roles.resourceRoles)
+    await setUserRoles(trx, user.id, 'rowLevelRoles', roles.rowLevelRoles)
+    await rolesChanged(trx)
+    return user
+  })
+}
+
 /** A new password (scrypt-hashed); tokens issued before stop at once. */
 export async function changePassword(
   username: string,
@@ -225,12 +239,11 @@ export async function ensureBuiltInUsers(options: {
   const problem = passwordProblem(password)
   if (problem) throw new Error(`MODELGATE_ADMIN_PASSWORD ${problem}`)
   const created = await createOnce(ADMIN_USERNAME, async () => {
-    await db.transaction(async (trx) => {
-      const admin = await createUser({ username: ADMIN_USERNAME, password }, trx)
-      // The administrator may do everything (app/security/README.md, built-in roles).
-      await setUserRoles(trx, admin.id, 'resourceRoles', ['system-full-access'])
-      await rolesChanged(trx)
-    })
+    // The administrator may do everything (app/security/README.md, built-in roles).
+    await createUserWithRoles(
+      { username: ADMIN_USERNAME, password },
+      { resourceRoles: ['system-full-access'], rowLevelRoles: [] }
+    )
   })
   if (!created) return result
   result.adminCreated = true

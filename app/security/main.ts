@@ -11,6 +11,7 @@ export type { Subject } from './subject.js'
 export { ANONYMOUS } from './subject.js'
 export type { AttributeLevel, EntityOperation, Permissions, RowRule } from './policy_index.js'
 export { FULL_ACCESS } from './policy_index.js'
+export { describePermissions } from './describe.js'
 
 let cache: PermissionCache | null = null
 
@@ -23,4 +24,3 @@ export function permissionsFor(subject: Subject): Promise<Permissions> {
   })
   return cache.permissionsFor(subject)
 }
-export { describePermissions } from './describe.js'

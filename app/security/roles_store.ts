@@ -7,6 +7,7 @@
  */
 import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { bumpVersion } from '#engine/metadata/store'
+import { BUILT_IN_ROLES } from './builtins.js'
 
 export const ENTITY_ACTIONS = ['create', 'read', 'update', 'delete'] as const
 export const ATTRIBUTE_ACTIONS = ['VIEW', 'MODIFY'] as const
@@ -24,7 +25,7 @@ export const SPECIFIC_POLICIES = [
  * Built-in resource roles: defined by the server, never stored, never exported, and not
  * definable by a document. `anonymous` grants nothing.
  */
-export const BUILT_IN_RESOURCE_ROLES = ['system-full-access', 'rest-minimal', 'anonymous']
+export const BUILT_IN_RESOURCE_ROLES: readonly string[] = [...BUILT_IN_ROLES.keys()]
 
 export interface ResourceRole {
   code: string

@@ -17,9 +17,10 @@ export async function withDataManager<T>(
 ): Promise<T | void> {
   const subject = ctx.subject
   if (!subject) return unauthorized(ctx, MISSING_TOKEN)
-  const texts = translations(resolveLocale(ctx))
+  // The request locale is resolved only when an instance name shows an enum value.
+  let texts: ReturnType<typeof translations> | undefined
   const data = new DataManager({
-    caption: (key) => texts.text(key),
+    caption: (key) => (texts ??= translations(resolveLocale(ctx))).text(key),
     db,
     model: engine.model,
     subject,

@@ -56,11 +56,8 @@ async function toOneReference(s: WriteState, a: AttributeMeta, value: unknown, i
   const id = toIdValue(target.idType, value.id)
   // Soft-deleted targets are found: import loads with soft deletion off (reference 2.5). A row
   // hidden from the caller by a row-level rule is missing, as for a read.
-  if (id === undefined) throw referenceMissing(isNew, a.name)
-  const found = s.ctx.permissions.hasReadRules(target.name)
-    ? await findVisibleRow(s, target, id, true)
-    : await findRow(s, target, id, true)
-  if (!found) throw referenceMissing(isNew, a.name)
+  if (id === undefined || !(await findVisibleRow(s, target, id, true)))
+    throw referenceMissing(isNew, a.name)
   return id
 }
 

@@ -55,12 +55,8 @@ async function referencedIds(s: WriteState, a: AttributeMeta, list: Row[], paren
   const ids: Id[] = []
   for (const item of list) {
     const id = toIdValue(target.idType, item.id)
-    const found =
-      id !== undefined &&
-      (s.ctx.permissions.hasReadRules(target.name)
-        ? await findVisibleRow(s, target, id, true)
-        : await findRow(s, target, id, true))
-    if (!found) throw referenceMissing(parentId === null, a.name)
+    if (id === undefined || !(await findVisibleRow(s, target, id, true)))
+      throw referenceMissing(parentId === null, a.name)
     if (!ids.some((known) => String(known) === String(id))) ids.push(id)
   }
   return ids
