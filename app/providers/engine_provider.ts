@@ -31,8 +31,15 @@ export default class EngineProvider {
     })
   }
 
-  async shutdown() {
-    const engine = await this.app.container.make(Engine)
-    await engine.stop()
+  /**
+   * The change watcher stops in a `terminating` hook: those run before any provider's shutdown,
+   * and Lucid's provider (registered earlier) closes the pools in its own shutdown. A refresh
+   * still running then would wait for a pool that is gone (60 s acquire timeout at exit).
+   */
+  boot() {
+    this.app.terminating(async () => {
+      const engine = await this.app.container.make(Engine)
+      await engine.stop()
+    })
   }
 }
