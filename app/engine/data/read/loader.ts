@@ -11,6 +11,7 @@ import type { DataContext } from '../data_manager.js'
 import type { Builder } from './filter_sql.js'
 import { Aliases, FilterCompiler, applyRowRules, live } from './filter_sql.js'
 import type { ReadPlan } from './plan.js'
+import { isBinding, readRows, type Binding, type Shape } from './shaped.js'
 
 /** A loaded row and its loaded relations (absent key: not loaded). */
 export interface LoadedRow {
@@ -90,24 +91,46 @@ function applySort(ctx: DataContext, q: Builder, keys: SortKey[], aliases: Alias
   q.orderBy('t0.id', 'asc')
 }
 
+/**
+ * The shape of the root statement when only its values vary (shaped.ts): no filter, no
+ * row-level rule on the entity, sort keys on the entity's own columns.
+ */
+function rootShape(ctx: DataContext, plan: ReadPlan, cols: string[], byId?: Binding): Shape | null {
+  if (plan.filter?.root.conditions.length || ctx.permissions.hasReadRules(plan.entity.name))
+    return null
+  const head = `${plan.entity.table}|${cols.join(',')}`
+  if (byId !== undefined) return { key: `id|${head}`, bindings: [byId] }
+  if (plan.sort.some((k) => k.path.attributes.length !== 1)) return null
+  const order = plan.sort.map((k) => `${k.path.attributes[0].column} ${k.direction}`)
+  const bindings: Binding[] = []
+  if (plan.limit !== null) bindings.push(plan.limit)
+  if (plan.offset) bindings.push(plan.offset)
+  return {
+    key: `page|${head}|${order.join(',')}|${plan.limit !== null}|${!!plan.offset}`,
+    bindings,
+  }
+}
+
 /** The root page (or one row by id), with every relation level of the load plan. */
 export async function loadRoot(
   ctx: DataContext,
   plan: ReadPlan,
   byId?: string | number
 ): Promise<LoadedRow[]> {
-  const { q, aliases } = rootQuery(ctx, plan)
-  q.select(columns(plan.entity, plan.load, 't0'))
-  if (byId !== undefined) q.where('t0.id', byId)
-  else {
-    applySort(ctx, q, plan.sort, aliases)
-    if (plan.limit !== null) q.limit(plan.limit)
-    if (plan.offset) q.offset(plan.offset)
+  const cols = columns(plan.entity, plan.load, 't0')
+  const build = () => {
+    const { q, aliases } = rootQuery(ctx, plan)
+    q.select(cols)
+    if (byId !== undefined) q.where('t0.id', byId)
+    else {
+      applySort(ctx, q, plan.sort, aliases)
+      if (plan.limit !== null) q.limit(plan.limit)
+      if (plan.offset) q.offset(plan.offset)
+    }
+    return q
   }
-  const rows: LoadedRow[] = (await q).map((row: Record<string, unknown>) => ({
-    row,
-    rel: new Map(),
-  }))
+  const found = await readRows(ctx, build, rootShape(ctx, plan, cols, byId))
+  const rows: LoadedRow[] = found.map((row) => ({ row, rel: new Map() }))
   await loadRelations(ctx, plan.entity, plan.load, rows)
   return rows
 }
@@ -127,9 +150,9 @@ async function fetchBy(
   key: { column: string; link?: { table: string; ownerColumn: string; targetColumn: string } },
   secured = true
 ): Promise<Record<string, unknown>[]> {
-  const out: Record<string, unknown>[] = []
-  for (const part of chunks(ids)) {
-    const q = ctx.db.from(`${target.table} as r`).select(columns(target, plan, 'r'))
+  const cols = columns(target, plan, 'r')
+  const build = (part: unknown[]) => {
+    const q = ctx.db.from(`${target.table} as r`).select(cols)
     if (key.link) {
       const { table, ownerColumn, targetColumn } = key.link
       q.innerJoin(`${table} as l`, `l.${targetColumn}`, 'r.id')
@@ -139,7 +162,18 @@ async function fetchBy(
     }
     live(q, target, 'r')
     if (secured) applyRowRules(ctx, q, target, 'r', new Aliases())
-    out.push(...(await q.orderBy('r.id')))
+    return q.orderBy('r.id')
+  }
+  // Only the ids vary when no row-level rule applies (shaped.ts).
+  const shape =
+    secured && ctx.permissions.hasReadRules(target.name)
+      ? null
+      : `in|${target.table}|${cols.join(',')}|${key.column}|${Object.values(key.link ?? {}).join(',')}`
+  const out: Record<string, unknown>[] = []
+  for (const part of chunks(ids)) {
+    const exact =
+      shape && part.every(isBinding) ? { key: `${shape}|${part.length}`, bindings: part } : null
+    out.push(...(await readRows(ctx, () => build(part), exact)))
   }
   return out
 }
@@ -223,12 +257,15 @@ export async function loadRelations(
     // One LoadedRow per target id, shared by every parent that refers to it.
     const byId = new Map<string, LoadedRow>()
     const byOwner = new Map<string, LoadedRow[]>()
-    for (const { [OWNER]: owner, ...row } of rows) {
+    // (A row keeps its OWNER key: the serializer reads attribute columns only.)
+    for (const row of rows) {
       const id = String(row.id)
-      if (!byId.has(id)) byId.set(id, { row, rel: new Map() })
-      const list = byOwner.get(String(owner)) ?? []
-      list.push(byId.get(id)!)
-      byOwner.set(String(owner), list)
+      let node = byId.get(id)
+      if (!node) byId.set(id, (node = { row, rel: new Map() }))
+      const owner = String(row[OWNER])
+      const list = byOwner.get(owner)
+      if (list) list.push(node)
+      else byOwner.set(owner, [node])
     }
     for (const p of parents) {
       const found = byOwner.get(String(keyOf(p))) ?? []

@@ -8,6 +8,7 @@ import type { EntityMeta } from '../../metadata/model.js'
 import type { DataContext, EntityJson, ListOptions, ReadOptions } from '../data_manager.js'
 import { DataError, instanceNotFound } from '../errors.js'
 import { loadRoot, rootQuery } from './loader.js'
+import { readRows } from './shaped.js'
 import type { ReadPlan } from './plan.js'
 import { outputAndLoad, planFilter, planPaging, planSort, readableEntity } from './plan.js'
 import { serialize } from './serializer.js'
@@ -68,7 +69,7 @@ export async function load(
   const key = parseId(entity, id)
   const plan: ReadPlan = {
     entity,
-    ...outputAndLoad(ctx, entity, options.fetchPlan),
+    ...outputAndLoad(ctx, entity, options.fetchPlan, options.serverPlan),
     filter: null,
     sort: [],
     limit: 1,
@@ -101,8 +102,7 @@ export async function list(
 }
 
 async function countPlan(ctx: DataContext, plan: Pick<ReadPlan, 'entity' | 'filter'>) {
-  const { q } = rootQuery(ctx, plan)
-  const row = await q.count('* as total').first()
+  const [row] = await readRows(ctx, () => rootQuery(ctx, plan).q.count('* as total'))
   return Number(row?.total ?? 0)
 }
 

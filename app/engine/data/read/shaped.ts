@@ -1,0 +1,83 @@
+/**
+ * The read pipeline's statements run directly on the driver outside transactions
+ * (app/engine/schema/dialects/direct_reads.ts): the query builder compiles them, Lucid's and
+ * knex's query runners are skipped. The hot ones - a row by id, a page without a filter, a
+ * relation batch - have a SQL text that depends only on their shape (table, columns, order,
+ * paging clauses, IN-list length), never on the values: their SQL is compiled once per shape
+ * and reused with the values of each call.
+ *
+ * Shapes are safe by construction:
+ * - the caller builds the shape key only where nothing else shapes the SQL (no filter, no
+ *   row-level rule on the entity), and passes the values in statement order;
+ * - on first use the builder's own bindings must equal those values, else the shape is never
+ *   shortcut (it runs through the builder every time);
+ * - the shapes are dropped whenever the model changes; inside a transaction, and on any error
+ *   of the direct path (e.g. a table dropped since), the builder runs the statement instead.
+ */
+import type { Database } from '@adonisjs/lucid/database'
+import { directReader, type DirectReader } from '../../schema/dialects/direct_reads.js'
+import type { DataContext } from '../data_manager.js'
+import type { Builder } from './filter_sql.js'
+
+type Row = Record<string, unknown>
+export type Binding = string | number
+
+/** Shapes kept per connection: past this many the cache starts over. */
+const MAX_SHAPES = 2000
+
+function readerOf(ctx: DataContext): DirectReader | null {
+  const db = ctx.db as Database & { isTransaction?: boolean }
+  if (db.isTransaction || !db.manager) return null
+  const node = db.manager.get(db.primaryConnectionName)
+  if (!node?.connection) return null
+  const reader = directReader(node.connection)
+  if (reader && reader.model !== ctx.model) {
+    reader.shapes.clear()
+    reader.model = ctx.model
+  }
+  return reader
+}
+
+/** Values the direct path binds as the builder would (no dates, booleans or buffers). */
+export const isBinding = (value: unknown): value is Binding =>
+  typeof value === 'string' || typeof value === 'number'
+
+const sameValues = (a: readonly unknown[], b: readonly Binding[]) =>
+  a.length === b.length && a.every((value, i) => value === b[i])
+
+/** A statement whose SQL depends only on `key`, with its values in statement order. */
+export interface Shape {
+  key: string
+  bindings: Binding[]
+}
+
+/**
+ * The rows of the statement `build()` makes. Outside a transaction the statement runs directly
+ * on the driver: its SQL taken from the shape cache (`shape` given and seen before) or compiled
+ * by the builder. Any failure of the direct path runs the builder's query instead (it throws
+ * the driver's error as the rest of the pipeline expects it).
+ */
+export async function readRows(ctx: DataContext, build: () => Builder, shape?: Shape | null) {
+  const reader = readerOf(ctx)
+  if (!reader) return (await build()) as Row[]
+  let sql = shape ? reader.shapes.get(shape.key) : undefined
+  let bindings: readonly unknown[] | undefined = shape?.bindings
+  let query: Builder | undefined
+  if (sql === null) return (await build()) as Row[]
+  if (sql === undefined) {
+    query = build()
+    const native = (query as any).toSQL().toNative()
+    sql = native.sql as string
+    if (shape) {
+      if (reader.shapes.size >= MAX_SHAPES) reader.shapes.clear()
+      reader.shapes.set(shape.key, sameValues(native.bindings, shape.bindings) ? sql : null)
+    }
+    bindings = native.bindings
+  }
+  try {
+    return await reader.all(sql, bindings!)
+  } catch {
+    if (shape) reader.shapes.delete(shape.key)
+    return (await (query ?? build())) as Row[]
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * Direct execution of the read pipeline's statements (app/engine/data/read/shaped.ts): compiled
+ * SQL goes to the driver without Lucid's and knex's query runners, which cost more than the
+ * database on the API's hot path.
+ *
+ * - SQLite: a connection of its own on the same file, `query_only` (it cannot write), prepared
+ *   statements kept per SQL text. WAL mode: it sees every committed write and never waits for
+ *   a write transaction holding the pool's single connection.
+ * - PostgreSQL: a connection from knex's pool, a parameterised query, the same type parsers.
+ *
+ * Each statement is reported through knex's `query` and `query-response` events, as a builder
+ * query is (statement counts in tests, query logging). Only reads outside a transaction come
+ * here; a transaction's reads stay on the transaction's connection.
+ */
+import type { Knex } from 'knex'
+import type { ConnectionContract } from '@adonisjs/lucid/types/database'
+
+type Row = Record<string, unknown>
+
+export interface DirectReader {
+  /** The statement's rows; `sql` in the dialect's placeholder syntax (`?`, `$1`). */
+  all(sql: string, bindings: readonly unknown[]): Promise<Row[]>
+  /** SQL text per statement shape (owned by the read pipeline; cleared with the model). */
+  readonly shapes: Map<string, string | null>
+  /** The model the shapes were compiled for. */
+  model: unknown
+  close(): void
+}
+
+/** Prepared statements kept per connection: past this many the cache starts over. */
+const MAX_STATEMENTS = 1000
+
+function report(knex: Knex, sql: string, bindings: readonly unknown[], rows: Row[]) {
+  if (!knex.listenerCount('query') && !knex.listenerCount('query-response')) return
+  const query = { method: 'select', sql, bindings, options: {} }
+  knex.client.emit('query', query)
+  knex.client.emit('query-response', rows, query)
+}
+
+/** A value as knex's better-sqlite3 client binds it (dates as epoch ms, booleans as 0/1). */
+const sqliteValue = (value: unknown) =>
+  value instanceof Date ? value.valueOf() : typeof value === 'boolean' ? Number(value) : value
+
+function sqliteReader(knex: Knex): DirectReader | null {
+  const client = knex.client as any
+  const filename: string | undefined = client.connectionSettings?.filename
+  if (!filename || filename === ':memory:' || filename.startsWith('file:')) return null
+  const conn = new client.driver(filename, { fileMustExist: true })
+  conn.pragma('busy_timeout = 5000')
+  conn.pragma('query_only = ON')
+  const statements = new Map<string, any>()
+  return {
+    shapes: new Map(),
+    model: null,
+    async all(sql, bindings) {
+      let statement = statements.get(sql)
+      if (!statement) {
+        if (statements.size >= MAX_STATEMENTS) statements.clear()
+        statement = conn.prepare(sql)
+        statements.set(sql, statement)
+      }
+      const rows: Row[] = statement.all(bindings.map(sqliteValue))
+      report(knex, sql, bindings, rows)
+      return rows
+    },
+    close: () => conn.close(),
+  }
+}
+
+function pgReader(knex: Knex): DirectReader {
+  const client = knex.client as any
+  return {
+    shapes: new Map(),
+    model: null,
+    async all(sql, bindings) {
+      const conn = await client.acquireConnection()
+      try {
+        const { rows } = await conn.query(sql, bindings)
+        report(knex, sql, bindings, rows)
+        return rows
+      } finally {
+        await client.releaseConnection(conn)
+      }
+    },
+    close: () => {},
+  }
+}
+
+const readers = new WeakMap<ConnectionContract, DirectReader | null>()
+
+/**
+ * The direct reader of a Lucid connection (created on first use; null: not supported or not
+ * connected). Closed with the connection.
+ */
+export function directReader(connection: ConnectionContract): DirectReader | null {
+  let reader = readers.get(connection)
+  if (reader === undefined) {
+    const knex = connection.readClient ?? connection.client
+    if (!knex) return null
+    const dialect = (knex.client as any).dialect
+    reader =
+      dialect === 'postgresql' ? pgReader(knex) : dialect === 'sqlite3' ? sqliteReader(knex) : null
+    readers.set(connection, reader)
+    connection.once('disconnect', () => {
+      readers.delete(connection)
+      reader?.close()
+    })
+  }
+  return reader
+}
