@@ -61,6 +61,15 @@ export function inspectRequestPath(target: string, routerPath?: string): PathChe
   const trimmed = raw.length > 1 && raw.endsWith('/') ? raw.slice(0, -1) : raw
   if (trimmed === '/') return { ok: true, path: '/', raw: '/', canonical: true }
   const segments = trimmed.slice(1).split('/')
+  if (!trimmed.includes('%')) {
+    // Nothing escaped (the common case): the decoded path is the raw one.
+    for (const segment of segments) {
+      if (segment === '') return refuse('The request path contains an empty segment')
+      if (segment === '.' || segment === '..')
+        return refuse('The request path contains a dot segment')
+    }
+    return { ok: true, path: trimmed, raw: trimmed, canonical: true }
+  }
   const decoded: string[] = []
   let canonical = true
   for (const segment of segments) {
