@@ -19,6 +19,8 @@ export interface ReadOptions {
   /** Plan name (`_base`, `order-full`) or inline plan JSON; default `_base` (list) / `_base` (load). */
   fetchPlan?: string
   returnNulls?: boolean
+  /** `fetchPlan` is inline plan text the server itself chose (cached like a named plan). */
+  serverPlan?: boolean
 }
 
 export interface ListOptions extends ReadOptions {

@@ -80,9 +80,13 @@ export function resolvePlan(ctx: DataContext, entity: EntityMeta, plan: unknown)
   const text = typeof plan === 'string' ? plan : JSON.stringify(plan)
   if (typeof plan === 'string') {
     try {
-      raw = JSON5.parse(plan)
+      raw = JSON.parse(plan)
     } catch {
-      throw invalidFetchPlan(text)
+      try {
+        raw = JSON5.parse(plan)
+      } catch {
+        throw invalidFetchPlan(text)
+      }
     }
   }
   if (!isPlainObject(raw)) throw invalidFetchPlan(text)
@@ -169,19 +173,21 @@ export function planPaging(ctx: DataContext, limit: unknown, offset: unknown) {
 
 /**
  * The output and load plans. Named plans are cached per model version (`derive`) and policy key
- * (what the subject may view); inline plans are expanded per request.
+ * (what the subject may view); inline plans are expanded per request, except the ones the server
+ * itself chose (`serverPlan`: a bounded set, e.g. the minimal response of a write).
  */
 export function outputAndLoad(
   ctx: DataContext,
   entity: EntityMeta,
-  fetchPlan: unknown
+  fetchPlan: unknown,
+  serverPlan = false
 ): { output: PlanNode; load: PlanNode } {
   const build = () => {
     const output = secure(ctx, resolvePlan(ctx, entity, fetchPlan))
     return { output, load: secure(ctx, withInstanceNames(ctx.model, output)) }
   }
   const name = fetchPlan ?? '_base'
-  if (typeof name !== 'string' || name.trim().startsWith('{')) return build()
+  if (typeof name !== 'string' || (!serverPlan && name.trim().startsWith('{'))) return build()
   // Unknown plans throw before anything is cached: cache keys stay bounded by the model.
   const key = `readPlan:${entity.name}\u0000${name}\u0000${ctx.permissions.key}`
   return ctx.model.derive(key, build)

@@ -54,7 +54,7 @@ async function respond(ctx: DataContext, entity: EntityMeta, id: Id, options: Wr
   const plan = versioned
     ? JSON.stringify({ extends: '_instance_name', properties: ['version'] })
     : '_instance_name'
-  const full = await load(ctx, entity.name, String(id), { fetchPlan: plan })
+  const full = await load(ctx, entity.name, String(id), { fetchPlan: plan, serverPlan: true })
   const minimal: EntityJson = {}
   for (const key of ['_entityName', '_instanceName', 'id', 'version']) {
     if (full[key] !== undefined) minimal[key] = full[key]
