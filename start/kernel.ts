@@ -10,19 +10,12 @@ server.errorHandler(() => import('#exceptions/handler'))
 
 /*
  * The framework resolves each middleware below through the container on every request (a make
- * and a call, several promise hops): stateless middleware that always run back to back are
- * grouped into one entry (each keeps its own file).
+ * and a call, several promise hops): the server middleware, all stateless and always run back to
+ * back, are one entry (app/middleware/edge_middleware.ts lists them in order; each keeps its own
+ * file): container bindings, security headers, static files, CORS, the resource server, the raw
+ * upload guard of POST /rest/files.
  */
-server.use([
-  // Container bindings, security headers, static files (app/middleware/edge_middleware.ts).
-  () => import('#middleware/edge_middleware'),
-  () => import('@adonisjs/cors/cors_middleware'),
-  // After CORS (preflights end there; 401s carry the CORS headers), before every route.
-  () => import('#middleware/resource_server_middleware'),
-  // Hides raw POST /rest/files bodies from the body parser: the upload streams them itself
-  // (app/files/body_middleware.ts). After the resource server, before the router's middleware.
-  () => import('#files/body_middleware'),
-])
+server.use([() => import('#middleware/edge_middleware')])
 
 router.use([
   // Lenient request JSON of /rest/entities (upstream reads it with lenient Gson), the body

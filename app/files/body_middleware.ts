@@ -6,8 +6,8 @@
  * request itself (app/files/upload.ts). Multipart uploads are left to the body parser, which
  * only prepares them (`processManually` in config/bodyparser.ts).
  *
- * A server middleware (start/kernel.ts, after the resource server): server middleware run
- * before the router's, the body parser included.
+ * A server middleware (app/middleware/edge_middleware.ts, after the resource server): server
+ * middleware run before the router's, the body parser included.
  */
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
