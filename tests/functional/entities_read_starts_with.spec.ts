@@ -88,7 +88,7 @@ const ENTITY = 'lab_Word'
 const TABLE = 'lab_word'
 
 /** What the database itself answers for the LIKE alone (the meaning to keep), sorted as asked. */
-async function reference(prefix: string, limit?: number): Promise<string[]> {
+async function reference(prefix: string, limit?: number, sort = 'text'): Promise<string[]> {
   const query = db
     .from(TABLE)
     .select('text')
@@ -97,16 +97,16 @@ async function reference(prefix: string, limit?: number): Promise<string[]> {
       likePattern({ match: 'startsWith', value: prefix }),
       '\\',
     ])
-    .orderBy('text')
+    .orderBy(sort)
     .orderBy('id')
   if (limit) query.limit(limit)
   return (await query).map((r: { text: string }) => r.text)
 }
 
-async function search(prefix: string, limit?: number): Promise<string[]> {
+async function search(prefix: string, limit?: number, sort = 'text'): Promise<string[]> {
   const response = await post(`${E}/${ENTITY}/search`, {
     filter: { conditions: [{ property: 'text', operator: 'startsWith', value: prefix }] },
-    sort: 'text',
+    sort,
     ...(limit ? { limit } : {}),
   })
   if (response.status !== 200) throw new Error(`${response.status} ${response.text}`)
@@ -143,6 +143,36 @@ test.group('Entities API: startsWith on an indexed string', (group) => {
       assert.deepEqual(await search(prefix), expected, `prefix ${JSON.stringify(prefix)}`)
       assert.deepEqual(await search(prefix, 2), await reference(prefix, 2), `limit 2 ${prefix}`)
     }
+  })
+
+  test('sorted by another attribute: the same rows (SQLite: one exact range per case)', async ({
+    assert,
+  }) => {
+    for (const prefix of PREFIXES) {
+      const expected = await reference(prefix, undefined, 'n')
+      assert.deepEqual(await search(prefix, undefined, 'n'), expected, `prefix ${prefix}`)
+      assert.deepEqual(await search(prefix, 3, 'n'), expected.slice(0, 3), `limit 3 ${prefix}`)
+    }
+    if (dialect() !== 'sqlite') return
+    // The statements: sorted by `n`, the case variants of `aB` as four OR-ed exact ranges (a
+    // selective prefix reads only its rows); sorted by `text`, the one range in index order.
+    const statements = async (sort: string) => {
+      const knex = db.connection().getReadClient()
+      const seen: string[] = []
+      const listener = (q: { sql: string }) => void seen.push(q.sql)
+      knex.on('query', listener)
+      try {
+        await search('aB', undefined, sort)
+      } finally {
+        knex.removeListener('query', listener)
+      }
+      return seen.filter((sql) => sql.includes(TABLE))
+    }
+    const [byN] = await statements('n')
+    assert.lengthOf(byN.match(/`t0`.`text` >= \?/g) ?? [], 4)
+    assert.lengthOf(byN.match(/`t0`.`text` < \?/g) ?? [], 4)
+    const [byText] = await statements('text')
+    assert.lengthOf(byText.match(/`t0`.`text` >= \?/g) ?? [], 1)
   })
 
   test('meaning: case-insensitive, wildcards literal, non-ASCII per dialect', async ({

@@ -7,7 +7,7 @@
  */
 import { test } from '@japa/runner'
 import type { CaseFolding } from '#engine/query/operators/like'
-import { prefixRange, prefixSuccessor } from '#engine/query/operators/like'
+import { prefixCaseRanges, prefixRange, prefixSuccessor } from '#engine/query/operators/like'
 
 const MAX = '\u{10FFFF}'
 
@@ -98,6 +98,50 @@ test.group('query: startsWith prefix range', () => {
     // Surrogates are skipped: U+D7FF is followed by U+E000.
     assert.equal(prefixSuccessor('a\ud7ff'), 'a\ue000')
     assert.equal(prefixSuccessor('\uffff'), '\u{10000}')
+  })
+
+  test('case ranges: one exact range per case variant, at most 8', ({ assert }) => {
+    assert.deepEqual(prefixCaseRanges('b0512'), [
+      { from: 'B0512', below: 'B0513' },
+      { from: 'b0512', below: 'b0513' },
+    ])
+    assert.deepEqual(prefixCaseRanges('05-'), [{ from: '05-', below: '05.' }])
+    // Cut before the fourth letter: 'smi' in its 8 case variants, each narrower than [SMI, smj).
+    const smith = prefixCaseRanges('smith')!
+    assert.lengthOf(smith, 8)
+    assert.deepEqual(smith[0], { from: 'SMI', below: 'SMJ' })
+    assert.deepEqual(smith[7], { from: 'smi', below: 'smj' })
+    // Non-ASCII characters are exact (SQLite's lower() folds ASCII only).
+    assert.deepEqual(prefixCaseRanges('\u00e9a'), [
+      { from: '\u00e9A', below: '\u00e9B' },
+      { from: '\u00e9a', below: '\u00e9b' },
+    ])
+    assert.isNull(prefixCaseRanges(''))
+    assert.isNull(prefixCaseRanges('a\ud800'))
+  })
+
+  test('every string the LIKE matches lies in one of the case ranges (brute force, ascii)', ({
+    assert,
+  }) => {
+    // Every string of up to 3 characters, and every case variant of `aakk` with one more.
+    let cased = ['']
+    for (const ch of 'aakk') cased = cased.flatMap((v) => [v + ch, v + ch.toUpperCase()])
+    const values = [...strings(3), ...cased.flatMap((v) => ALPHABET.map((ch) => v + ch))]
+    let matched = 0
+    for (const prefix of [...strings(2), 'aAk', 'aAkK', 'aAkK\u00e9']) {
+      const ranges = prefixCaseRanges(prefix)
+      if (!ranges) continue
+      assert.isAtMost(ranges.length, 8)
+      for (const s of values) {
+        if (!likeStartsWith(s, prefix, 'ascii')) continue
+        matched++
+        const inside = ranges.some(
+          (r) => compare(s, r.from) >= 0 && (r.below === null || compare(s, r.below) < 0)
+        )
+        if (!inside) assert.fail(`'${s}' starts with '${prefix}' but is in no case range`)
+      }
+    }
+    assert.isAbove(matched, 1000)
   })
 
   test('every string the LIKE matches lies in the range (brute force)', ({ assert }) => {

@@ -9,8 +9,8 @@
 import type { DatabaseQueryBuilderContract } from '@adonisjs/lucid/types/querybuilder'
 import type { AttributeMeta, EntityMeta } from '../../metadata/model.js'
 import type { FilterCondition, FilterNode, FilterScalar } from '../../query/filter_ast.js'
-import { LIKE_ESCAPE, likePattern } from '../../query/operators/like.js'
-import { startsWithRange } from '../../schema/dialects/text_search.js'
+import { LIKE_ESCAPE, likePattern, type PrefixRange } from '../../query/operators/like.js'
+import { startsWithRanges } from '../../schema/dialects/text_search.js'
 import type { DataContext } from '../data_manager.js'
 import type { EntityOperation } from '#security/policy_index'
 
@@ -61,7 +61,9 @@ export class FilterCompiler {
   constructor(
     private ctx: DataContext,
     private aliases: Aliases,
-    private secured = true
+    private secured = true,
+    /** The column (`alias.column`) the statement is ordered by first, if any. */
+    private orderColumn?: string
   ) {}
 
   apply(q: Builder, node: FilterNode, alias: string) {
@@ -154,13 +156,15 @@ export class FilterCompiler {
       case 'like': {
         const not = c.negated ? 'not ' : ''
         q.whereRaw(`lower(??) ${not}like lower(?) escape ?`, [column, likePattern(c), LIKE_ESCAPE])
-        // A range every match lies in, where the dialect's ordering allows it: lets an index on
+        // Ranges every match lies in, where the dialect's ordering allows them: let an index on
         // the column serve `startsWith` (the LIKE above still decides; schema/dialects).
-        const range = startsWithRange(this.ctx.db.connection(), c)
-        if (range) {
-          q.where(column, '>=', range.from)
-          if (range.below !== null) q.where(column, '<', range.below)
+        const ranges = startsWithRanges(this.ctx.db.connection(), c, column === this.orderColumn)
+        const bound = (b: Builder, range: PrefixRange) => {
+          b.where(column, '>=', range.from)
+          if (range.below !== null) b.where(column, '<', range.below)
         }
+        if (ranges?.length === 1) bound(q, ranges[0])
+        else if (ranges) q.where((any) => ranges.forEach((r) => any.orWhere((b) => bound(b, r))))
         return
       }
       case 'null':

@@ -38,14 +38,22 @@ function columns(entity: EntityMeta, plan: PlanNode, alias: string): string[] {
   return [...out]
 }
 
-/** The root statement without paging and columns: table, live rows, filter. */
-export function rootQuery(ctx: DataContext, plan: Pick<ReadPlan, 'entity' | 'filter'>) {
+/**
+ * The root statement without paging and columns: table, live rows, filter (told the column the
+ * page is ordered by first, when it is the entity's own: schema/dialects/text_search.ts).
+ */
+export function rootQuery(
+  ctx: DataContext,
+  plan: Pick<ReadPlan, 'entity' | 'filter'> & { sort?: SortKey[] }
+) {
   const aliases = new Aliases()
   const q = ctx.db.from(`${plan.entity.table} as t0`)
   live(q, plan.entity, 't0')
   applyRowRules(ctx, q, plan.entity, 't0', aliases)
   if (plan.filter?.root.conditions.length) {
-    new FilterCompiler(ctx, aliases).apply(q, plan.filter.root, 't0')
+    const first = plan.sort?.[0]?.path.attributes
+    const ordered = first?.length === 1 ? `t0.${first[0].column}` : undefined
+    new FilterCompiler(ctx, aliases, true, ordered).apply(q, plan.filter.root, 't0')
   }
   return { q, aliases }
 }

@@ -106,6 +106,34 @@ export function prefixRange(value: string, folding: CaseFolding): PrefixRange | 
   return { from, below: prefixSuccessor(top) }
 }
 
+/** Case variants enumerated by `prefixCaseRanges`: 2^3 = 8 ranges at most. */
+export const MAX_CASE_LETTERS = 3
+
+/**
+ * A narrower sargable superset of `startsWith value` than `prefixRange` under `ascii` folding:
+ * one exact range per case variant of the value's ASCII letters (`b05` -> `[B05, B06)` and
+ * `[b05, b06)`), the value cut before its (MAX_CASE_LETTERS + 1)-th letter so that at most
+ * 2^MAX_CASE_LETTERS ranges are made. OR-ed and ANDed to the LIKE, they let an index serve a
+ * selective prefix whose single case-spanning range (`[B05, b06)`) would cover half the table.
+ * Same validity as `prefixRange` (code-point order); null when no range helps.
+ */
+export function prefixCaseRanges(value: string): PrefixRange[] | null {
+  if (/\p{Surrogate}/u.test(value)) return null
+  let variants = ['']
+  let letters = 0
+  for (const ch of value) {
+    const upper = ch.toUpperCase()
+    const lower = ch.toLowerCase()
+    if (ch.codePointAt(0)! < 0x80 && upper !== lower) {
+      if (letters === MAX_CASE_LETTERS) break
+      letters++
+      variants = variants.flatMap((v) => [v + upper, v + lower])
+    } else variants = variants.map((v) => v + ch)
+  }
+  if (variants[0] === '') return null
+  return variants.map((from) => ({ from, below: prefixSuccessor(from) }))
+}
+
 function like(
   token: 'contains' | 'doesNotContain' | 'startsWith' | 'endsWith',
   match: LikeCondition['match'],

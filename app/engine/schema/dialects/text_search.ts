@@ -12,7 +12,7 @@ import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import { MAX_SQL_IDENTIFIER } from '../../metadata/naming.js'
 import type { LikeCondition } from '../../query/filter_ast.js'
 import type { CaseFolding, PrefixRange } from '../../query/operators/like.js'
-import { prefixRange } from '../../query/operators/like.js'
+import { prefixCaseRanges, prefixRange } from '../../query/operators/like.js'
 
 const PREFIX = '__mg_lp_'
 
@@ -138,4 +138,25 @@ export function startsWithRange(
   if (condition.match !== 'startsWith' || condition.negated) return null
   const caseFolding = knownPrefixRangeFolding(client)
   return caseFolding ? prefixRange(condition.value, caseFolding) : null
+}
+
+/**
+ * The ranges to OR and AND to a `startsWith` condition (each `col >= from AND col < below`), or
+ * null. `ordered`: the statement is ordered by the same column first. Then the one case-spanning
+ * range of `startsWithRange` (an index walk in that order finds the first matches at once);
+ * otherwise, under ASCII folding (SQLite), one exact range per case variant
+ * (`prefixCaseRanges`): a selective prefix then reads only its own rows, where the wide range
+ * made SQLite's planner scan half a table (1M rows, `b0512` sorted by another column: 100 ms ->
+ * under 1 ms).
+ */
+export function startsWithRanges(
+  client: QueryClientContract,
+  condition: Pick<LikeCondition, 'match' | 'negated' | 'value'>,
+  ordered: boolean
+): PrefixRange[] | null {
+  const range = startsWithRange(client, condition)
+  if (range && !ordered && knownPrefixRangeFolding(client) === 'ascii') {
+    return prefixCaseRanges(condition.value) ?? [range]
+  }
+  return range ? [range] : null
 }
