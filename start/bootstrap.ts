@@ -12,12 +12,37 @@ import { syncConfigClients } from '#oauth/config_clients'
 
 export const DEMO_FILE = 'database/demo/bookstore.json'
 
+/** The PostgreSQL advisory lock key of the system-table migrations (any constant). */
+const MIGRATION_LOCK = 7_361_024
+
+/**
+ * Applies pending migrations of the system tables. On PostgreSQL, instances starting together
+ * take turns through a session advisory lock held on ONE pooled connection for the whole run:
+ * Lucid's own lock takes and releases its lock with two statements that the pool may send on
+ * two different connections (the release then fails, and the lock stays held by the first).
+ */
 export async function migrate(app: ApplicationService) {
   const { MigrationRunner } = await import('@adonisjs/lucid/migration')
   const db = await app.container.make('lucid.db')
-  const runner = new MigrationRunner(db, app, { direction: 'up' })
-  await runner.run()
-  if (runner.error) throw runner.error
+  const run = async () => {
+    const runner = new MigrationRunner(db, app, { direction: 'up', disableLocks: true })
+    await runner.run()
+    if (runner.error) throw runner.error
+  }
+  const client = db.connection()
+  if (client.dialect.name !== 'postgres') return run()
+  const knex = client.getWriteClient().client as any
+  const connection = await knex.acquireConnection()
+  try {
+    await connection.query('select pg_advisory_lock($1)', [MIGRATION_LOCK])
+    try {
+      await run()
+    } finally {
+      await connection.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK])
+    }
+  } finally {
+    await knex.releaseConnection(connection)
+  }
 }
 
 /** Syncs the property-declared OAuth clients; a configuration problem stops the start. */
