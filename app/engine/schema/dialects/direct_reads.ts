@@ -98,8 +98,16 @@ export function directReader(connection: ConnectionContract): DirectReader | nul
     const knex = connection.readClient ?? connection.client
     if (!knex) return null
     const dialect = (knex.client as any).dialect
-    reader =
-      dialect === 'postgresql' ? pgReader(knex) : dialect === 'sqlite3' ? sqliteReader(knex) : null
+    try {
+      reader =
+        dialect === 'postgresql'
+          ? pgReader(knex)
+          : dialect === 'sqlite3'
+            ? sqliteReader(knex)
+            : null
+    } catch {
+      reader = null // e.g. the SQLite file cannot be opened a second time: the builder path stays
+    }
     readers.set(connection, reader)
     connection.once('disconnect', () => {
       readers.delete(connection)
