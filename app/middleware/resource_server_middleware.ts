@@ -15,8 +15,8 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import engine from '#engine/services/engine'
 import { ANONYMOUS, type Subject } from '#security/subject'
-import { permissionsFor } from '#security/main'
-import { verifyAccessToken } from '#oauth/token_verifier'
+import { permissionsFor, type Permissions } from '#security/main'
+import { cachedSubject, verifyAccessToken } from '#oauth/token_verifier'
 import { inspectRequestPath } from '#oauth/url_patterns'
 import {
   MISSING_TOKEN,
@@ -37,6 +37,8 @@ declare module '@adonisjs/core/http' {
     subject?: Subject
     /** How the resource server classified the URL (set for every request that passed it). */
     urlKind?: UrlKind
+    /** The subject's permissions, when the resource server already looked them up. */
+    permissions?: Permissions
   }
 }
 
@@ -80,7 +82,10 @@ export default class ResourceServerMiddleware {
       return unauthorized(ctx, MISSING_TOKEN)
     }
     if ('error' in credentials) return unauthorized(ctx, credentials.error)
-    const result = await verifyAccessToken(credentials.token, engine.securityVersion)
+    const known = cachedSubject(credentials.token, engine.securityVersion)
+    const result = known
+      ? { subject: known }
+      : await verifyAccessToken(credentials.token, engine.securityVersion)
     if ('error' in result) return unauthorized(ctx, result.error)
     ctx.subject = result.subject
     return restEnabled(ctx, check.path, next)
@@ -91,13 +96,15 @@ export default class ResourceServerMiddleware {
 const REST_ENABLED_URLS =
   /^\/rest\/(?:(?:entities|services|queries|messages|metadata|files)(?:\/|$)|(?:userInfo|permissions|user-session\/locale)\/?$)/
 
-/** 403 for a subject without `rest.enabled` on the generic REST URLs (catalogue AZ25). */
+/**
+ * 403 for a subject without `rest.enabled` on the generic REST URLs (catalogue AZ25). The
+ * permissions looked up here are kept for the request (`requestPermissions`).
+ */
 async function restEnabled(ctx: HttpContext, path: string, next: NextFn) {
-  if (
-    !REST_ENABLED_URLS.test(path) ||
-    (await permissionsFor(ctx.subject!)).specific('rest.enabled')
-  )
-    return next()
+  if (!REST_ENABLED_URLS.test(path)) return next()
+  const permissions = await permissionsFor(ctx.subject!)
+  ctx.permissions = permissions
+  if (permissions.specific('rest.enabled')) return next()
   ctx.response
     .status(403)
     .json({ error: 'Forbidden', details: 'User is not allowed to use the REST API' })

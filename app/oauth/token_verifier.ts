@@ -25,14 +25,20 @@ const cache = new Map<string, CacheEntry>()
 
 const parseList = (v: unknown): string[] => (Array.isArray(v) ? v : JSON.parse(String(v ?? '[]')))
 
+/** The subject of a token verified before and still valid (no database, no promise). */
+export function cachedSubject(token: string, securityVersion: number): Subject | undefined {
+  const cached = cache.get(token)
+  if (cached && cached.version === securityVersion && cached.expiresAt > Date.now())
+    return cached.subject
+}
+
 export async function verifyAccessToken(
   token: string,
   securityVersion: number
 ): Promise<Verification> {
   const now = Date.now()
-  const cached = cache.get(token)
-  if (cached && cached.version === securityVersion && cached.expiresAt > now)
-    return { subject: cached.subject }
+  const known = cachedSubject(token, securityVersion)
+  if (known) return { subject: known }
 
   const hash = digest(token)
 

@@ -24,7 +24,7 @@ export async function withDataManager<T>(
     db,
     model: engine.model,
     subject,
-    permissions: await permissionsFor(subject),
+    permissions: ctx.permissions ?? (await permissionsFor(subject)),
     maxFetchSize: Number(engine.properties.get('svc.rest.default-max-fetch-size')) || 10000,
     maxBulkSize: Number(engine.properties.get('svc.rest.max-bulk-size')) || 10000,
     securityTokens: engine.properties.get<boolean>('svc.core.entitySerializationTokenRequired'),
