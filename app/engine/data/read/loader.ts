@@ -28,14 +28,23 @@ const OWNER = '__owner'
 const isToMany = (a: AttributeMeta) =>
   a.cardinality === 'ONE_TO_MANY' || a.cardinality === 'MANY_TO_MANY'
 
+/** Per plan node (plans are cached per model): its columns per alias. */
+const columnsOf = new WeakMap<PlanNode, Map<string, string[]>>()
+
 /** The columns a plan level needs (id, datatype attributes, foreign keys of its references). */
 function columns(entity: EntityMeta, plan: PlanNode, alias: string): string[] {
-  const out = new Set([`${alias}.id`])
-  for (const name of plan.properties.keys()) {
-    const a = entity.attributes.get(name)
-    if (a?.column && !a.transient) out.add(`${alias}.${a.column}`)
+  let byAlias = columnsOf.get(plan)
+  if (!byAlias) columnsOf.set(plan, (byAlias = new Map()))
+  let cols = byAlias.get(alias)
+  if (!cols) {
+    const out = new Set([`${alias}.id`])
+    for (const name of plan.properties.keys()) {
+      const a = entity.attributes.get(name)
+      if (a?.column && !a.transient) out.add(`${alias}.${a.column}`)
+    }
+    byAlias.set(alias, (cols = [...out]))
   }
-  return [...out]
+  return cols
 }
 
 /**
@@ -128,7 +137,7 @@ export async function loadRoot(
   const cols = columns(plan.entity, plan.load, 't0')
   const build = () => {
     const { q, aliases } = rootQuery(ctx, plan)
-    q.select(cols)
+    q.select(...cols)
     if (byId !== undefined) q.where('t0.id', byId)
     else {
       applySort(ctx, q, plan.sort, aliases)
@@ -160,7 +169,7 @@ async function fetchBy(
 ): Promise<Record<string, unknown>[]> {
   const cols = columns(target, plan, 'r')
   const build = (part: unknown[]) => {
-    const q = ctx.db.from(`${target.table} as r`).select(cols)
+    const q = ctx.db.from(`${target.table} as r`).select(...cols)
     if (key.link) {
       const { table, ownerColumn, targetColumn } = key.link
       q.innerJoin(`${table} as l`, `l.${targetColumn}`, 'r.id')
