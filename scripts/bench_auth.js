@@ -11,9 +11,8 @@ import { spawn, spawnSync } from 'node:child_process'
 import { rmSync, writeFileSync } from 'node:fs'
 import autocannon from 'autocannon'
 import { ensureEnv } from './ensure_env.js'
+import { numberArg as arg } from './bench_common.js'
 
-const arg = (name, fallback) =>
-  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback)
 const duration = arg('duration', 10)
 const connections = arg('connections', 50)
 const PORT = 8190

@@ -5,6 +5,10 @@
 import { spawnSync } from 'node:child_process'
 import { rmSync, writeFileSync } from 'node:fs'
 
+/** A numeric `--name=value` flag of the command line, or `fallback`. */
+export const numberArg = (name, fallback) =>
+  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback)
+
 /** The environment of the API server a benchmark starts (port `port`, no demo, quiet log). */
 export const serverEnv = (port) => ({
   ...process.env,

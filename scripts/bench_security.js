@@ -19,11 +19,10 @@ import {
   importDefinition,
   serverEnv,
   waitForServer,
+  numberArg as arg,
 } from './bench_common.js'
 
 const argv = process.argv.slice(2)
-const arg = (name, fallback) =>
-  Number(argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback)
 const PG = argv.includes('--pg')
 const duration = arg('duration', 5)
 const connections = arg('connections', 20)
