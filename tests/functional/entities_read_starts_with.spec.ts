@@ -14,6 +14,7 @@ import { applyDoc } from '#tests/helpers/engine'
 import { E, loadDemo, post, uuid } from '#tests/helpers/entities_read'
 import { likePattern } from '#engine/query/operators/like'
 import { prefixRangeFolding, startsWithRange } from '#engine/schema/dialects/text_search'
+import { observeStatements } from '#tests/helpers/statements'
 
 const MAX = '\u{10FFFF}'
 const WORDS = [
@@ -156,18 +157,10 @@ test.group('Entities API: startsWith on an indexed string', (group) => {
     if (dialect() !== 'sqlite') return
     // The statements: sorted by `n`, the case variants of `aB` as four OR-ed exact ranges (a
     // selective prefix reads only its rows); sorted by `text`, the one range in index order.
-    const statements = async (sort: string) => {
-      const knex = db.connection().getReadClient()
-      const seen: string[] = []
-      const listener = (q: { sql: string }) => void seen.push(q.sql)
-      knex.on('query', listener)
-      try {
-        await search('aB', undefined, sort)
-      } finally {
-        knex.removeListener('query', listener)
-      }
-      return seen.filter((sql) => sql.includes(TABLE))
-    }
+    const statements = async (sort: string) =>
+      (await observeStatements(() => search('aB', undefined, sort)))
+        .map((s) => s.sql)
+        .filter((sql) => sql.includes(TABLE))
     const [byN] = await statements('n')
     assert.lengthOf(byN.match(/`t0`.`text` >= \?/g) ?? [], 4)
     assert.lengthOf(byN.match(/`t0`.`text` < \?/g) ?? [], 4)

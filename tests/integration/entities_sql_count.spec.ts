@@ -1,16 +1,16 @@
 /**
  * No N+1 (issue 4, "queries that scale"): a page of orders with customer + lines + each line's
  * book runs one statement for the page plus one per relation level, however many rows the page
- * has. Statements are counted with knex's `query` event on the connection's clients.
+ * has. Statements are counted through knex's `query-response` event (tests/helpers/statements.ts).
  */
 import { FULL_ACCESS } from '#security/policy_index'
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import type { Knex } from 'knex'
 import { list } from '#engine/data/read/main'
 import type { DataContext } from '#engine/data/data_manager'
 import { ANONYMOUS } from '#security/subject'
 import { engine } from '#tests/helpers/engine'
+import { observeStatements } from '#tests/helpers/statements'
 import { IDS, loadDemo, seedBasics, uuid } from '#tests/helpers/entities_read'
 
 const PLAN = {
@@ -57,22 +57,9 @@ async function seedOrders(n: number) {
     await db.table('bookstore_order_line').multiInsert(lines.slice(i, i + 50))
 }
 
-/** Runs `action` and returns the SQL statements it sent (system tables left out). */
+/** The SQL statements `action` ran (system tables left out). */
 async function statements(action: () => Promise<unknown>): Promise<string[]> {
-  const connection = db.connection()
-  const clients = new Set<Knex>([connection.getWriteClient(), connection.getReadClient()])
-  const seen: string[] = []
-  // The change watcher polls mg_versions in the background: not ours to count.
-  const listener = (query: { sql: string }) => {
-    if (!/\bmg_/.test(query.sql)) seen.push(query.sql)
-  }
-  for (const client of clients) client.on('query', listener)
-  try {
-    await action()
-  } finally {
-    for (const client of clients) client.removeListener('query', listener)
-  }
-  return seen
+  return (await observeStatements(action)).map((s) => s.sql)
 }
 
 test.group('Entities read: SQL statements per page', (group) => {

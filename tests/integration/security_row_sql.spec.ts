@@ -7,7 +7,6 @@
  */
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import type { Knex } from 'knex'
 import { DataManager } from '#engine/data/data_manager'
 import { bumpVersion } from '#engine/metadata/store'
 import { compilePermissions } from '#security/compiler'
@@ -16,6 +15,7 @@ import type { UserSubject } from '#security/subject'
 import { resetDatabase } from '#tests/helpers/database'
 import { engine, importDoc } from '#tests/helpers/engine'
 import { createUser } from '#tests/helpers/oauth'
+import { observeStatements } from '#tests/helpers/statements'
 
 const ENTITY = 'sec_Big'
 
@@ -27,25 +27,6 @@ async function seedBig() {
   }
   for (let i = 0; i < rows.length; i += 200)
     await db.table('sec_big').multiInsert(rows.slice(i, i + 200))
-}
-
-/** Runs `action`; the statements it sent and how many rows the database returned for each. */
-async function observed(action: () => Promise<unknown>) {
-  const connection = db.connection()
-  const clients = new Set<Knex>([connection.getWriteClient(), connection.getReadClient()])
-  const seen: { sql: string; rows: number }[] = []
-  const listener = (response: unknown, query: { sql: string }) => {
-    if (/\bmg_/.test(query.sql)) return
-    const rows = Array.isArray(response) ? response : ((response as any)?.rows ?? [])
-    seen.push({ sql: query.sql, rows: rows.length })
-  }
-  for (const client of clients) client.on('query-response', listener)
-  try {
-    await action()
-  } finally {
-    for (const client of clients) client.removeListener('query-response', listener)
-  }
-  return seen
 }
 
 test.group('security: row-level filters run in SQL', (group) => {
@@ -119,7 +100,7 @@ test.group('security: row-level filters run in SQL', (group) => {
       maxBulkSize: 10000,
     })
     let page: Awaited<ReturnType<DataManager['list']>> | undefined
-    const statements = await observed(async () => {
+    const statements = await observeStatements(async () => {
       page = await data.list(ENTITY, { sort: 'n', limit: 4, offset: 4, returnCount: true })
     })
     assert.deepEqual(
