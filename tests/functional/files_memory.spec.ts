@@ -7,31 +7,20 @@
  *   TEST_ID=files npm test -- functional --files tests/functional/files_memory.spec.ts
  */
 import { test } from '@japa/runner'
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import http from 'node:http'
-import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import app from '@adonisjs/core/services/app'
 import { filesSetup } from '#tests/helpers/files'
+import { startServerProcess } from '#tests/helpers/server_process'
 
 const MB = 1024 * 1024
 const SIZE = 200 * MB
 const BUDGET = 150 * MB
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.on('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
-}
 
 const rssOf = (pid: number) =>
   Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024
@@ -82,34 +71,8 @@ function call(
   })
 }
 
-async function startServer(storageDir: string): Promise<{ child: ChildProcess; port: number }> {
-  const port = await freePort()
-  const child = spawn(process.execPath, ['server.js'], {
-    cwd: app.makePath(),
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      MODELGATE_DEMO: 'false',
-      MODELGATE_STORAGE_DIR: storageDir,
-      SVC_REST_MAX_UPLOAD_SIZE: '256MB',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  child.stdout!.on('data', (c) => (output += c))
-  child.stderr!.on('data', (c) => (output += c))
-  for (let i = 0; i < 600 && child.exitCode === null; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) return { child, port }
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  child.kill()
-  throw new Error(`second server did not start:\n${output.slice(-3000)}`)
-}
+const startServer = (storageDir: string) =>
+  startServerProcess({ MODELGATE_STORAGE_DIR: storageDir, SVC_REST_MAX_UPLOAD_SIZE: '256MB' })
 
 test.group('Files API: memory while streaming 200 MB', (group) => {
   let server: { child: ChildProcess; port: number }

@@ -4,25 +4,13 @@
  * on both).
  */
 import { test } from '@japa/runner'
-import { spawn, type ChildProcess } from 'node:child_process'
-import { createServer, type AddressInfo } from 'node:net'
-import app from '@adonisjs/core/services/app'
+import type { ChildProcess } from 'node:child_process'
 import { resetDatabase } from '#tests/helpers/database'
 import { engine, importDoc } from '#tests/helpers/engine'
+import { startServerProcess } from '#tests/helpers/server_process'
 
 let PORT = 0
 
-/** A port nothing listens on (a fixed offset could land on a local service's port). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.on('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
-}
 const health = async () => {
   const response = await fetch(`http://127.0.0.1:${PORT}/health`)
   return (await response.json()) as { modelVersion: number; modelChecksum: string }
@@ -40,36 +28,9 @@ function entities(count: number, attributes: number) {
 }
 
 async function startSecondServer(): Promise<ChildProcess> {
-  PORT = await freePort()
-  const child = spawn(process.execPath, ['server.js'], {
-    cwd: app.makePath(),
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      MODELGATE_DEMO: 'false',
-      MODELGATE_WATCH_INTERVAL_MS: '500',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  // Kept so that a failed start says why (a cold start compiles the sources: allow 60 s).
-  let output = ''
-  child.stdout!.on('data', (chunk) => (output += chunk))
-  child.stderr!.on('data', (chunk) => (output += chunk))
-  let exited: number | null = null
-  child.on('exit', (code) => (exited = code ?? -1))
-  for (let i = 0; i < 600 && exited === null; i++) {
-    try {
-      await health()
-      return child
-    } catch {
-      await new Promise((r) => setTimeout(r, 100))
-    }
-  }
-  child.kill()
-  throw new Error(`second server did not start (exit ${exited}):\n${output.slice(-3000)}`)
+  const { child, port } = await startServerProcess({ MODELGATE_WATCH_INTERVAL_MS: '500' })
+  PORT = port
+  return child
 }
 
 test.group('multi-instance model propagation', (group) => {

@@ -1,0 +1,56 @@
+/**
+ * A second server process (`node server.js`) on the test database, for tests that need another
+ * instance or the server's own memory figures.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer, type AddressInfo } from 'node:net'
+import app from '@adonisjs/core/services/app'
+
+/** A port nothing listens on (a fixed offset could land on a local service's port). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.on('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+/**
+ * Starts `server.js` on a free port with the test environment plus `env` (no demo, quiet log)
+ * and resolves once `/health` answers 200. A cold start compiles the sources: 60 s at most; a
+ * failed start says why (the end of the process's output).
+ */
+export async function startServerProcess(
+  env: Record<string, string> = {}
+): Promise<{ child: ChildProcess; port: number }> {
+  const port = await freePort()
+  const child = spawn(process.execPath, ['server.js'], {
+    cwd: app.makePath(),
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      MODELGATE_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout!.on('data', (chunk) => (output += chunk))
+  child.stderr!.on('data', (chunk) => (output += chunk))
+  let exited: number | null = null
+  child.on('exit', (code) => (exited = code ?? -1))
+  for (let i = 0; i < 600 && exited === null; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) return { child, port }
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  child.kill()
+  throw new Error(`second server did not start (exit ${exited}):\n${output.slice(-3000)}`)
+}
