@@ -13,6 +13,7 @@ import {
   createClient,
   createUser,
   discover,
+  clientCredentialsTokens,
   insecure,
 } from '#tests/helpers/oauth'
 
@@ -36,18 +37,7 @@ test.group('oauth: secrets at rest', (group) => {
 
     const machine = await createClient({ accessTokenFormat: 'self-contained' })
     secrets.push(machine.secret)
-    const machineClient = { client_id: machine.client.clientId }
-    const cc = await oauth.processClientCredentialsResponse(
-      as,
-      machineClient,
-      await oauth.clientCredentialsGrantRequest(
-        as,
-        machineClient,
-        oauth.ClientSecretBasic(machine.secret),
-        new URLSearchParams(),
-        insecure
-      )
-    )
+    const cc = await clientCredentialsTokens(as, machine.client.clientId, machine.secret)
     secrets.push(cc.access_token)
 
     const web = await createClient({

@@ -10,7 +10,13 @@ import db from '@adonisjs/lucid/services/db'
 import { resetDatabase } from '#tests/helpers/database'
 import { importDoc } from '#tests/helpers/engine'
 import { accessToken, makeClient } from '#tests/helpers/resource_server'
-import { authorizeThroughLogin, createClient, discover, insecure } from '#tests/helpers/oauth'
+import {
+  authorizeThroughLogin,
+  clientCredentialsTokens,
+  createClient,
+  discover,
+  insecure,
+} from '#tests/helpers/oauth'
 import {
   CUSTOMER,
   E,
@@ -302,18 +308,7 @@ test.group('catalogue AZ rows: what reads reveal', (group) => {
   }) => {
     const as = await discover()
     const cc = await createClient({ resourceRoles: [] })
-    const ccClient = { client_id: cc.client.clientId }
-    const ccTokens = await oauth.processClientCredentialsResponse(
-      as,
-      ccClient,
-      await oauth.clientCredentialsGrantRequest(
-        as,
-        ccClient,
-        oauth.ClientSecretBasic(cc.secret),
-        new URLSearchParams(),
-        insecure
-      )
-    )
+    const ccTokens = await clientCredentialsTokens(as, cc.client.clientId, cc.secret)
     const redirect = 'http://127.0.0.1/cb'
     const web = await createClient({
       grantTypes: ['authorization_code', 'refresh_token'],

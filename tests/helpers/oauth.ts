@@ -55,6 +55,26 @@ export async function discover() {
 }
 
 /** fetch that keeps cookies like a browser and never follows redirects by itself. */
+/** The token response of a client-credentials grant (client_secret_basic) at `as`. */
+export async function clientCredentialsTokens(
+  as: oauth.AuthorizationServer,
+  clientId: string,
+  secret: string
+) {
+  const client = { client_id: clientId }
+  return oauth.processClientCredentialsResponse(
+    as,
+    client,
+    await oauth.clientCredentialsGrantRequest(
+      as,
+      client,
+      oauth.ClientSecretBasic(secret),
+      new URLSearchParams(),
+      insecure
+    )
+  )
+}
+
 export class Browser {
   cookies = new Map<string, string>()
 
