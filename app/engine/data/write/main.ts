@@ -11,6 +11,7 @@ import type { DataContext, EntityJson, WriteOptions } from '../data_manager.js'
 import { DataError, entityNotFound, instanceNotFound, responsePlanNotFound } from '../errors.js'
 import { load, parseId } from '../read/main.js'
 import { resolvePlan } from '../read/plan.js'
+import { directTransaction } from '../../schema/dialects/direct_writes.js'
 import { translateDriverError } from './driver_errors.js'
 import { saveEntity } from './importer.js'
 import { removeRow } from './remover.js'
@@ -33,8 +34,10 @@ async function inTransaction<T>(
   work: (s: WriteState) => Promise<T>
 ): Promise<T> {
   try {
-    return await ctx.db.transaction(async (trx) => {
-      const s = newState(ctx, trx, options)
+    const client = ctx.db.connection()
+    const dialect = client.dialect.name === 'postgres' ? 'pg' : 'sqlite'
+    return await directTransaction(client, async (trx) => {
+      const s = newState(ctx, trx, dialect, options)
       const result = await work(s)
       if (s.violations.length) throw validationFailed(s.violations)
       await checkPostImages(s)

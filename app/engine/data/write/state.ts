@@ -2,7 +2,7 @@
  * What one write request carries through the import graph: the transaction, the collected
  * violations, who and when (audit columns), the dialect and the request options.
  */
-import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import type { WriteClient } from '../../schema/dialects/direct_writes.js'
 import type { Subject } from '#security/subject'
 import type { EntityMeta } from '../../metadata/model.js'
 import type { DataContext, WriteOptions } from '../data_manager.js'
@@ -16,7 +16,8 @@ export type Id = string | number
 
 export interface WriteState {
   ctx: DataContext
-  trx: TransactionClientContract
+  /** Builders that run on the write transaction's connection. */
+  trx: WriteClient
   dialect: Dialect
   user: string
   now: string
@@ -38,11 +39,16 @@ export function auditUser(subject: Subject): string {
   return subject.username
 }
 
-export function newState(ctx: DataContext, trx: TransactionClientContract, options: WriteOptions) {
+export function newState(
+  ctx: DataContext,
+  trx: WriteClient,
+  dialect: Dialect,
+  options: WriteOptions
+) {
   return {
     ctx,
     trx,
-    dialect: ctx.db.connection().dialect.name === 'postgres' ? 'pg' : 'sqlite',
+    dialect,
     user: auditUser(ctx.subject),
     now: new Date().toISOString(),
     options,

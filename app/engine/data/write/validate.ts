@@ -4,7 +4,7 @@
  * unique check queries the rows as the transaction sees them (the DB constraint stays the
  * fallback, translated in errors).
  */
-import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import type { WriteClient } from '../../schema/dialects/direct_writes.js'
 import type { AttributeMeta, EntityMeta } from '../../metadata/model.js'
 import { DataError } from '../errors.js'
 
@@ -116,7 +116,7 @@ export function checkMandatory(
 
 /** Unique attributes and unique indexes touched by `row`, checked against the other live rows. */
 export async function checkUnique(
-  trx: TransactionClientContract,
+  trx: WriteClient,
   entity: EntityMeta,
   row: Record<string, unknown>,
   existing: Record<string, unknown> | null,

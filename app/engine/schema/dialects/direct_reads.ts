@@ -30,15 +30,22 @@ export interface DirectReader {
 /** Prepared statements kept per connection: past this many the cache starts over. */
 const MAX_STATEMENTS = 1000
 
-function report(knex: Knex, sql: string, bindings: readonly unknown[], rows: Row[]) {
+/** Reports a statement run outside knex's runner through knex's `query` events. */
+export function report(
+  knex: Knex,
+  sql: string,
+  bindings: readonly unknown[],
+  response: unknown,
+  method = 'select'
+) {
   if (!knex.listenerCount('query') && !knex.listenerCount('query-response')) return
-  const query = { method: 'select', sql, bindings, options: {} }
+  const query = { method, sql, bindings, options: {} }
   knex.client.emit('query', query)
-  knex.client.emit('query-response', rows, query)
+  knex.client.emit('query-response', response, query)
 }
 
 /** A value as knex's better-sqlite3 client binds it (dates as epoch ms, booleans as 0/1). */
-const sqliteValue = (value: unknown) =>
+export const sqliteValue = (value: unknown) =>
   value instanceof Date ? value.valueOf() : typeof value === 'boolean' ? Number(value) : value
 
 function sqliteReader(knex: Knex): DirectReader | null {

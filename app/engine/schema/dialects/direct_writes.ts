@@ -1,0 +1,158 @@
+/**
+ * Write transactions without knex's transaction machinery (app/engine/data/write/main.ts).
+ *
+ * A knex transaction creates a knex instance of its own and runs every statement through
+ * Lucid's and knex's query runners: on SQLite that costs several times the database's own work
+ * for a one-row create. Here the transaction is a connection taken from knex's pool (on SQLite
+ * its only one, so writes stay serialised with every other user of the pool), BEGIN, the
+ * statements, COMMIT (ROLLBACK on any error), and the connection back to the pool.
+ *
+ * The write pipeline keeps composing its statements with Lucid's query builders:
+ * `client.from(table)` and `client.table(table)` give builders whose execution (awaiting them,
+ * `first()`, `update()`, `delete()`, `insert()`) compiles the statement and runs it on the
+ * transaction's connection. Results are what knex gives: rows for selects and `returning`,
+ * the number of changed rows for updates and deletes. Every statement is reported through
+ * knex's `query` and `query-response` events, as a builder query is.
+ */
+import type { Knex } from 'knex'
+import { DatabaseQueryBuilder, InsertQueryBuilder } from '@adonisjs/lucid/database'
+import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import type {
+  DatabaseQueryBuilderContract,
+  InsertQueryBuilderContract,
+} from '@adonisjs/lucid/types/querybuilder'
+import { report, sqliteValue } from './direct_reads.js'
+
+type Row = Record<string, unknown>
+
+/** What the write pipeline needs of a transaction: builders that run on its connection. */
+export interface WriteClient {
+  from(table: string): DatabaseQueryBuilderContract
+  table(table: string): InsertQueryBuilderContract
+}
+
+interface Compiled {
+  method: string
+  sql: string
+  bindings: readonly unknown[]
+  returning?: unknown
+}
+
+type Execute = (statement: Compiled) => Promise<unknown>
+
+function compile(knexQuery: Knex.QueryBuilder): Compiled {
+  const sql = knexQuery.toSQL()
+  const native = sql.toNative()
+  return {
+    method: sql.method,
+    sql: native.sql,
+    bindings: native.bindings,
+    returning: (sql as any).returning,
+  }
+}
+
+class TxQuery extends DatabaseQueryBuilder {
+  declare execute: Execute
+
+  clone(): this {
+    const copy = new TxQuery(this.knexQuery.clone(), this.client)
+    copy.execute = this.execute
+    this.applyQueryFlags(copy)
+    return copy as this
+  }
+
+  async exec() {
+    this.applyWhere()
+    return this.execute(compile(this.knexQuery))
+  }
+}
+
+class TxInsert extends InsertQueryBuilder {
+  declare execute: Execute
+
+  async exec() {
+    return this.execute(compile(this.knexQuery))
+  }
+}
+
+/** One statement on a better-sqlite3 connection (prepared statements cached by the pool). */
+function sqliteExecute(conn: any): Execute {
+  return async ({ method, sql, bindings, returning }) => {
+    const statement = conn.prepare(sql)
+    const values = bindings.map(sqliteValue)
+    if (statement.reader) return statement.all(values) as Row[]
+    const result = statement.run(values)
+    if (method === 'insert') return returning ? [] : [result.lastInsertRowid]
+    return result.changes
+  }
+}
+
+/** One statement on a pg connection. */
+function pgExecute(conn: any): Execute {
+  return async ({ method, sql, bindings, returning }) => {
+    const result = await conn.query(sql, bindings)
+    if (method === 'select' || method === 'first' || returning) return result.rows as Row[]
+    if (method === 'update' || method === 'del') return result.rowCount as number
+    return result
+  }
+}
+
+function reporting(knex: Knex, execute: Execute): Execute {
+  return async (statement) => {
+    const result = await execute(statement)
+    report(knex, statement.sql, statement.bindings, result, statement.method)
+    return result
+  }
+}
+
+/**
+ * Runs `work` in one transaction on a connection of `client`'s pool: committed when `work`
+ * resolves, rolled back when it throws (the error is rethrown).
+ */
+export async function directTransaction<T>(
+  client: QueryClientContract,
+  work: (trx: WriteClient) => Promise<T>
+): Promise<T> {
+  const knex = client.getWriteClient()
+  const knexClient = knex.client as any
+  const sqlite = knexClient.dialect === 'sqlite3'
+  const conn = await knexClient.acquireConnection()
+  const execute = reporting(knex, sqlite ? sqliteExecute(conn) : pgExecute(conn))
+  const exec = (sql: string) => (sqlite ? conn.exec(sql) : conn.query(sql))
+  const trx: WriteClient = {
+    from(table) {
+      const query = new TxQuery(knex.queryBuilder(), client)
+      query.execute = execute
+      return query.from(table) as unknown as DatabaseQueryBuilderContract
+    },
+    table(table) {
+      const query = new TxInsert(knex.queryBuilder(), client)
+      query.execute = execute
+      return query.table(table) as unknown as InsertQueryBuilderContract
+    },
+  }
+  try {
+    // IMMEDIATE: the write lock from the start, so two processes on one file never deadlock
+    // upgrading their read locks.
+    await exec(sqlite ? 'BEGIN IMMEDIATE' : 'BEGIN')
+    const result = await work(trx)
+    await exec('COMMIT')
+    return result
+  } catch (error) {
+    // Also after a failed COMMIT (a deferred constraint, a busy database): SQLite keeps the
+    // transaction open then.
+    await rollback(exec)
+    throw error
+  } finally {
+    await knexClient.releaseConnection(conn)
+  }
+}
+
+async function rollback(exec: (sql: string) => unknown) {
+  try {
+    await exec('ROLLBACK')
+  } catch {
+    // Nothing to roll back (the driver already ended the transaction) or the connection is
+    // gone: the pool's validation disposes of a broken connection.
+  }
+}
