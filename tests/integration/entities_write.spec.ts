@@ -129,6 +129,15 @@ test.group('Entity writes: DataManager', (group) => {
     const fk = translateDriverError(new Error('FOREIGN KEY constraint failed'))
     assert.equal((fk as DataError).status, 409)
     assert.notInclude(JSON.stringify((fk as DataError).toJSON()), 'FOREIGN KEY')
+    for (const code of ['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_LOCKED', '40P01', '40001']) {
+      const busy = translateDriverError(Object.assign(new Error('database is locked'), { code }))
+      assert.equal((busy as DataError).status, 503, code)
+      assert.notInclude(JSON.stringify((busy as DataError).toJSON()), 'locked')
+    }
+    for (const code of ['SQLITE_FULL', '53100']) {
+      const full = translateDriverError(Object.assign(new Error('disk full'), { code }))
+      assert.equal((full as DataError).status, 507, code)
+    }
     const other = new Error('boom')
     assert.strictEqual(translateDriverError(other), other)
   })
