@@ -98,7 +98,7 @@ test.group('entities: direct write transactions', (group) => {
     // As knex: the returned ids on PostgreSQL; SQLite has no RETURNING here, so the rowid.
     assert.deepEqual(result.inserted, dialect() === 'pg' ? [{ id: id(2) }] : [2])
     assert.deepEqual(result.all, [{ label: 'first' }, { label: 'second' }])
-    assert.equal(result.first.label, 'second')
+    assert.equal(result.first?.label, 'second')
     assert.isNull(result.none)
     assert.equal(Number(result.updated), 2)
     assert.equal(Number(result.deleted), 0)
