@@ -23,6 +23,7 @@ import {
 } from './state.js'
 import { checkMandatory, checkUnique, checkValue, joinPath, mustBeUnique } from './validate.js'
 import { cannotDeserialize, toDbValue, toIdValue } from './values.js'
+import { isPlainValue, type StatementShape } from '../../schema/dialects/direct_writes.js'
 
 export interface SaveTarget {
   /** The stored row being updated; null: create. */
@@ -107,6 +108,31 @@ function expectedVersion(body: Row, target: SaveTarget, entity: EntityMeta): num
   return current
 }
 
+/** An insert's SQL depends only on the table and the (sorted) columns. */
+function insertShape(entity: EntityMeta, row: Row): StatementShape | null {
+  const columns = Object.keys(row).sort()
+  const values = columns.map((c) => row[c])
+  if (!values.every(isPlainValue)) return null
+  return { key: `insert ${entity.table} ${columns.join(',')}`, bindings: values }
+}
+
+/** An update by id (and version): the table, the columns in order, the version clause. */
+function updateShape(
+  entity: EntityMeta,
+  row: Row,
+  id: Id,
+  version: number | undefined
+): StatementShape | null {
+  const columns = Object.keys(row)
+  const values = columns.map((c) => row[c])
+  if (!values.every(isPlainValue)) return null
+  const where = version === undefined ? [id] : [id, version]
+  return {
+    key: `update ${entity.table} ${columns.join(',')} ${version !== undefined}`,
+    bindings: [...values, ...where],
+  }
+}
+
 async function writeRow(
   s: WriteState,
   entity: EntityMeta,
@@ -123,18 +149,23 @@ async function writeRow(
       Object.assign(row, { created_by: s.user, created_date: s.now })
       Object.assign(row, { last_modified_by: s.user, last_modified_date: s.now })
     }
-    const result = await s.trx.table(entity.table).insert(row).returning('id')
+    const result = await s.trx.run(
+      () => s.trx.table(entity.table).insert(row).returning('id'),
+      insertShape(entity, row)
+    )
     const first = result[0] as unknown
     return id ?? (isObject(first) ? (first.id as Id) : (first as Id))
   }
   if (audited) Object.assign(row, { last_modified_by: s.user, last_modified_date: s.now })
-  const query = s.trx.from(entity.table).where('id', target.existing.id)
-  if (version !== undefined) {
-    row.version = version + 1
-    query.where('version', version)
+  const key = target.existing.id as Id
+  if (version !== undefined) row.version = version + 1
+  if (Object.keys(row).length === 0) return key
+  const build = () => {
+    const query = s.trx.from(entity.table).where('id', key)
+    if (version !== undefined) query.where('version', version)
+    return query.update(row)
   }
-  if (Object.keys(row).length === 0) return target.existing.id
-  const affected = await query.update(row)
+  const affected = await s.trx.run(build, updateShape(entity, row, key, version))
   const count = Array.isArray(affected) ? affected.length : Number(affected)
   if (count !== 1) throw conflict(`${entity.name} ${target.existing.id} was changed concurrently`)
   return target.existing.id

@@ -40,13 +40,22 @@ export async function findVisibleRow(
   id: Id,
   withDeleted = false
 ) {
-  const q = s.trx
-    .from(`${entity.table} as t0`)
-    .select('t0.*')
-    .where('t0.id', id as any)
-  if (!withDeleted && entity.traits.has('softDelete')) q.whereNull('t0.deleted_date')
-  applyRowRules(s.ctx, q, entity, 't0', new Aliases())
-  return (await q.first()) as Row | null
+  const live = !withDeleted && entity.traits.has('softDelete')
+  const build = () => {
+    const q = s.trx
+      .from(`${entity.table} as t0`)
+      .select('t0.*')
+      .where('t0.id', id as any)
+    if (live) q.whereNull('t0.deleted_date')
+    applyRowRules(s.ctx, q, entity, 't0', new Aliases())
+    return q.limit(1)
+  }
+  // Without a read rule the statement depends only on the table and the soft-delete clause.
+  const shape = restricted(s, entity, 'read')
+    ? null
+    : { key: `visible ${entity.table} ${live}`, bindings: [id, 1] }
+  const rows: Row[] = await s.trx.run(build, shape)
+  return rows[0] ?? null
 }
 
 /** The stored row must satisfy the predicates of `operation` (update, delete). */

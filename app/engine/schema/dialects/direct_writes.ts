@@ -25,11 +25,43 @@ import { report, sqliteValue } from './direct_reads.js'
 
 type Row = Record<string, unknown>
 
+/** A statement whose SQL text depends only on `key`, with its values in statement order. */
+export interface StatementShape {
+  key: string
+  bindings: readonly unknown[]
+}
+
+type Built = DatabaseQueryBuilderContract | InsertQueryBuilderContract
+
 /** What the write pipeline needs of a transaction: builders that run on its connection. */
 export interface WriteClient {
   from(table: string): DatabaseQueryBuilderContract
   table(table: string): InsertQueryBuilderContract
+  /**
+   * Runs the statement `build()` makes (rows, or the changed count of an update or delete).
+   * With a shape its SQL is compiled once per shape key and reused with the shape's values;
+   * the first time, the builder's own values must equal them, else that shape always builds.
+   */
+  run(build: () => Built, shape?: StatementShape | null): Promise<any>
 }
+
+/** Values that bind as `?` in any statement (never `DEFAULT`, a raw fragment or a list). */
+export const isPlainValue = (value: unknown) =>
+  value === null || ['string', 'number', 'boolean'].includes(typeof value)
+
+/** Compiled write statements per knex client (dialect) and shape key: past this many, over. */
+const MAX_SHAPES = 2000
+const shapesByClient = new WeakMap<object, Map<string, Compiled | null>>()
+
+function shapesOf(knex: Knex) {
+  let shapes = shapesByClient.get(knex.client)
+  if (!shapes) shapesByClient.set(knex.client, (shapes = new Map()))
+  if (shapes.size >= MAX_SHAPES) shapes.clear()
+  return shapes
+}
+
+const sameValues = (a: readonly unknown[], b: readonly unknown[]) =>
+  a.length === b.length && a.every((value, i) => value === b[i])
 
 interface Compiled {
   method: string
@@ -61,17 +93,25 @@ class TxQuery extends DatabaseQueryBuilder {
     return copy as this
   }
 
-  async exec() {
+  compiled() {
     this.applyWhere()
-    return this.execute(compile(this.knexQuery))
+    return compile(this.knexQuery)
+  }
+
+  async exec() {
+    return this.execute(this.compiled())
   }
 }
 
 class TxInsert extends InsertQueryBuilder {
   declare execute: Execute
 
+  compiled() {
+    return compile(this.knexQuery)
+  }
+
   async exec() {
-    return this.execute(compile(this.knexQuery))
+    return this.execute(this.compiled())
   }
 }
 
@@ -129,6 +169,16 @@ export async function directTransaction<T>(
       const query = new TxInsert(knex.queryBuilder(), client)
       query.execute = execute
       return query.table(table) as unknown as InsertQueryBuilderContract
+    },
+    async run(build, shape) {
+      if (!shape) return build()
+      const shapes = shapesOf(knex)
+      const known = shapes.get(shape.key)
+      if (known === null) return build()
+      if (known) return execute({ ...known, bindings: shape.bindings })
+      const compiled = (build() as unknown as TxQuery | TxInsert).compiled()
+      shapes.set(shape.key, sameValues(compiled.bindings, shape.bindings) ? compiled : null)
+      return execute(compiled)
     },
   }
   try {
