@@ -112,22 +112,30 @@ test.group('entities: direct write transactions', (group) => {
     assert.equal(inUse(), 0)
   })
 
-  test('refused writes give their connection back and write nothing', async ({ assert }) => {
+  test('refused writes among accepted ones write nothing and give their connection back', async ({
+    assert,
+  }) => {
     const dm = await data()
     const refusals = []
+    const accepted = []
     for (let i = 0; i < 15; i++) {
       refusals.push(dm.create('dw_Crate', { label: 'far too long a label' }))
+      accepted.push(dm.create('dw_Crate', { label: `ok ${String(i).padStart(2, '0')}` }))
       refusals.push(dm.create('dw_Crate', { label: 'first' }))
       refusals.push(dm.update('dw_Crate', id(1), { weight: i, version: 7 }))
-      refusals.push(dm.createMany('dw_Crate', [{ label: `ok ${i}` }, { weight: 1 }]))
+      refusals.push(dm.createMany('dw_Crate', [{ label: `no ${i}` }, { weight: 1 }]))
     }
     const outcomes = await Promise.allSettled(refusals)
     assert.isTrue(outcomes.every((o) => o.status === 'rejected'))
-    assert.deepEqual(await labels(), ['first'])
+    const stored = await Promise.all(accepted)
+    const expected = Array.from({ length: 15 }, (_, i) => `ok ${String(i).padStart(2, '0')}`)
+    assert.deepEqual(
+      stored.map((c) => c._instanceName),
+      expected
+    )
+    assert.deepEqual(await labels(), ['first', ...expected])
+    assert.equal((await db.from('dw_crate').where('id', id(1)).first()).weight, 1)
     assert.equal(inUse(), 0)
-    const created = await dm.create('dw_Crate', { label: 'after' })
-    assert.equal(created._instanceName, 'after')
-    assert.deepEqual(await labels(), ['after', 'first'])
   })
 
   test('concurrent writes all land, each statement reported', async ({ assert }) => {
@@ -154,6 +162,20 @@ test.group('entities: direct write transactions', (group) => {
     )
     const stored = await db.from('dw_crate').where('id', id(1)).first()
     assert.deepEqual([stored.weight, Number(stored.version)], [7, 2])
+    // The same unique value five times at once: one is stored, the others are told why.
+    const same = await Promise.allSettled(
+      Array.from({ length: 5 }, () => dm.create('dw_Crate', { label: 'same' }))
+    )
+    assert.lengthOf(
+      same.filter((c) => c.status === 'fulfilled'),
+      1
+    )
+    for (const c of same.filter((o) => o.status === 'rejected'))
+      assert.include((c as PromiseRejectedResult).reason, {
+        status: 400,
+        error: 'Validation failed',
+      })
+    assert.lengthOf(await db.from('dw_crate').where('label', 'same'), 1)
     assert.equal(inUse(), 0)
   })
 })

@@ -3,9 +3,11 @@
  *
  * A knex transaction creates a knex instance of its own and runs every statement through
  * Lucid's and knex's query runners: on SQLite that costs several times the database's own work
- * for a one-row create. Here the transaction is a connection taken from knex's pool (on SQLite
- * its only one, so writes stay serialised with every other user of the pool), BEGIN, the
- * statements, COMMIT (ROLLBACK on any error), and the connection back to the pool.
+ * for a one-row create. Here a PostgreSQL transaction is a connection taken from knex's pool,
+ * BEGIN, the statements, COMMIT (ROLLBACK on any error), and the connection back to the pool.
+ * On SQLite the write transactions that arrive together share one commit on the pool's only
+ * connection (so writes stay serialised with every other user of the pool), each in a savepoint
+ * of its own: sqlite_group_commit.ts.
  *
  * The write pipeline keeps composing its statements with Lucid's query builders:
  * `client.from(table)` and `client.table(table)` give builders whose execution (awaiting them,
@@ -22,6 +24,7 @@ import type {
   InsertQueryBuilderContract,
 } from '@adonisjs/lucid/types/querybuilder'
 import { report, sqliteValue } from './direct_reads.js'
+import { groupCommit } from './sqlite_group_commit.js'
 
 type Row = Record<string, unknown>
 
@@ -145,21 +148,9 @@ function reporting(knex: Knex, execute: Execute): Execute {
   }
 }
 
-/**
- * Runs `work` in one transaction on a connection of `client`'s pool: committed when `work`
- * resolves, rolled back when it throws (the error is rethrown).
- */
-export async function directTransaction<T>(
-  client: QueryClientContract,
-  work: (trx: WriteClient) => Promise<T>
-): Promise<T> {
-  const knex = client.getWriteClient()
-  const knexClient = knex.client as any
-  const sqlite = knexClient.dialect === 'sqlite3'
-  const conn = await knexClient.acquireConnection()
-  const execute = reporting(knex, sqlite ? sqliteExecute(conn) : pgExecute(conn))
-  const exec = (sql: string) => (sqlite ? conn.exec(sql) : conn.query(sql))
-  const trx: WriteClient = {
+/** The write client of one transaction on `conn`. */
+function writeClient(client: QueryClientContract, knex: Knex, execute: Execute): WriteClient {
+  return {
     from(table) {
       const query = new TxQuery(knex.queryBuilder(), client)
       query.execute = execute
@@ -181,28 +172,42 @@ export async function directTransaction<T>(
       return execute(compiled)
     },
   }
+}
+
+/**
+ * Runs `work` in one transaction: committed when `work` resolves, rolled back when it throws
+ * (the error is rethrown). SQLite: a savepoint in the current group commit
+ * (sqlite_group_commit.ts). PostgreSQL: a transaction on a connection of the pool.
+ */
+export async function directTransaction<T>(
+  client: QueryClientContract,
+  work: (trx: WriteClient) => Promise<T>
+): Promise<T> {
+  const knex = client.getWriteClient()
+  const knexClient = knex.client as any
+  if (knexClient.dialect === 'sqlite3') {
+    return groupCommit(knexClient, (conn) =>
+      work(writeClient(client, knex, reporting(knex, sqliteExecute(conn))))
+    )
+  }
+  const conn = await knexClient.acquireConnection()
   try {
-    // IMMEDIATE: the write lock from the start, so two processes on one file never deadlock
-    // upgrading their read locks.
-    await exec(sqlite ? 'BEGIN IMMEDIATE' : 'BEGIN')
-    const result = await work(trx)
-    await exec('COMMIT')
+    await conn.query('BEGIN')
+    const result = await work(writeClient(client, knex, reporting(knex, pgExecute(conn))))
+    await conn.query('COMMIT')
     return result
   } catch (error) {
-    // Also after a failed COMMIT (a deferred constraint, a busy database): SQLite keeps the
-    // transaction open then.
-    await rollback(exec)
+    await rollback(conn)
     throw error
   } finally {
     await knexClient.releaseConnection(conn)
   }
 }
 
-async function rollback(exec: (sql: string) => unknown) {
+async function rollback(conn: any) {
   try {
-    await exec('ROLLBACK')
+    await conn.query('ROLLBACK')
   } catch {
-    // Nothing to roll back (the driver already ended the transaction) or the connection is
-    // gone: the pool's validation disposes of a broken connection.
+    // The connection is gone: the pool's validation disposes of it.
   }
 }
