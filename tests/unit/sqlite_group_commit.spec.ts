@@ -6,11 +6,14 @@
  * transaction SQLite rolled back by itself fails every request of the batch and stores nothing.
  */
 import { test } from '@japa/runner'
-import Database from 'better-sqlite3'
+import { createRequire } from 'node:module'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { groupCommit } from '#engine/schema/dialects/sqlite_group_commit'
+
+/** The driver knex uses (it ships no type declarations). */
+const Database = createRequire(import.meta.url)('better-sqlite3')
 
 /** knex's pool of one connection, as far as group commit uses it; logs COMMIT and ROLLBACK. */
 function pool(file: string, journal = 'wal') {
