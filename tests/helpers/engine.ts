@@ -13,6 +13,9 @@ import {
   type ImportResult,
   type InspectedTable,
 } from '#engine/main'
+import { DataManager } from '#engine/data/data_manager'
+import { FULL_ACCESS } from '#security/policy_index'
+import { ANONYMOUS } from '#security/subject'
 
 type InspectedColumn = InspectedTable['columns'][number]
 type ImportOptions = { dryRun?: boolean; allowDataLoss?: boolean }
@@ -184,4 +187,16 @@ export async function snapshotState(): Promise<string> {
     if (!systemTables.includes(t)) parts.push(sortedJson(await client.from(t).select('*')))
   }
   return JSON.stringify(parts, (_k, v) => (v instanceof Date ? v.toISOString() : v))
+}
+
+/** DataManager for the current model with every permission (tests of the data layer itself). */
+export async function fullAccessData(limits = 1000): Promise<DataManager> {
+  return new DataManager({
+    db,
+    model: (await engine()).model,
+    subject: ANONYMOUS,
+    permissions: FULL_ACCESS,
+    maxFetchSize: limits,
+    maxBulkSize: limits,
+  })
 }

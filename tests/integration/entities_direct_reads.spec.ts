@@ -7,11 +7,8 @@
  */
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import { DataManager } from '#engine/data/data_manager'
-import { FULL_ACCESS } from '#security/policy_index'
-import { ANONYMOUS } from '#security/subject'
 import { resetDatabase } from '#tests/helpers/database'
-import { applyDoc, engine } from '#tests/helpers/engine'
+import { applyDoc, fullAccessData } from '#tests/helpers/engine'
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
 
@@ -40,18 +37,6 @@ const entities = (extra: Record<string, unknown>[] = []) => [
     ],
   },
 ]
-
-async function data() {
-  const e = await engine()
-  return new DataManager({
-    db,
-    model: e.model,
-    subject: ANONYMOUS,
-    permissions: FULL_ACCESS,
-    maxFetchSize: 1000,
-    maxBulkSize: 1000,
-  })
-}
 
 /** `promise`, or a rejection after `ms` (a read that waits for a lock never settles in time). */
 function within<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -83,7 +68,7 @@ test.group('entities: direct reads', (group) => {
   test('a read does not wait for an open write transaction and does not see its rows', async ({
     assert,
   }) => {
-    const dm = await data()
+    const dm = await fullAccessData()
     const trx = await db.transaction()
     try {
       await trx.table('dr_box').insert({
@@ -122,7 +107,7 @@ test.group('entities: direct reads', (group) => {
   })
 
   test('the same statement shape with other values: every answer is right', async ({ assert }) => {
-    const dm = await data()
+    const dm = await fullAccessData()
     for (let round = 0; round < 3; round++) {
       for (const n of [1, 2, 3, 4, 5]) {
         const box = await dm.load('dr_Box', id(100 + n), { fetchPlan: '_base' })
@@ -148,15 +133,15 @@ test.group('entities: direct reads', (group) => {
   })
 
   test('a model change shows in the next read; a dropped attribute is gone', async ({ assert }) => {
-    const dm = await data()
+    const dm = await fullAccessData()
     assert.notProperty(await dm.load('dr_Box', id(101)), 'colour')
     await applyDoc({ entities: entities([{ name: 'colour', type: 'string', length: 20 }]) })
     await db.from('dr_box').where('id', id(101)).update({ colour: 'red' })
-    const changed = await data()
+    const changed = await fullAccessData()
     assert.equal((await changed.load('dr_Box', id(101))).colour, 'red')
     assert.equal((await changed.list('dr_Box', { sort: 'label', limit: 1 })).items[0].colour, 'red')
     await applyDoc({ prune: true, entities: entities() }, { allowDataLoss: true })
-    const reverted = await data()
+    const reverted = await fullAccessData()
     const box = await reverted.load('dr_Box', id(101))
     assert.notProperty(box, 'colour')
     assert.equal(box.label, 'box 1')

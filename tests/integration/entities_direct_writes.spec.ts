@@ -6,12 +6,9 @@
  */
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import { DataManager } from '#engine/data/data_manager'
 import { directTransaction } from '#engine/schema/dialects/direct_writes'
-import { FULL_ACCESS } from '#security/policy_index'
-import { ANONYMOUS } from '#security/subject'
 import { dialect, resetDatabase } from '#tests/helpers/database'
-import { applyDoc, engine } from '#tests/helpers/engine'
+import { applyDoc, fullAccessData } from '#tests/helpers/engine'
 import { observeStatements } from '#tests/helpers/statements'
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
@@ -29,18 +26,6 @@ const doc = {
       ],
     },
   ],
-}
-
-async function data() {
-  const e = await engine()
-  return new DataManager({
-    db,
-    model: e.model,
-    subject: ANONYMOUS,
-    permissions: FULL_ACCESS,
-    maxFetchSize: 1000,
-    maxBulkSize: 1000,
-  })
 }
 
 const labels = async () =>
@@ -115,7 +100,7 @@ test.group('entities: direct write transactions', (group) => {
   test('refused writes among accepted ones write nothing and give their connection back', async ({
     assert,
   }) => {
-    const dm = await data()
+    const dm = await fullAccessData()
     const refusals = []
     const accepted = []
     for (let i = 0; i < 15; i++) {
@@ -139,7 +124,7 @@ test.group('entities: direct write transactions', (group) => {
   })
 
   test('concurrent writes all land, each statement reported', async ({ assert }) => {
-    const dm = await data()
+    const dm = await fullAccessData()
     const statements = await observeStatements(() =>
       Promise.all(
         Array.from({ length: 20 }, (_, i) =>

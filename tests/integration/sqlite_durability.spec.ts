@@ -7,11 +7,8 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { spawn } from 'node:child_process'
-import { DataManager } from '#engine/data/data_manager'
-import { FULL_ACCESS } from '#security/policy_index'
-import { ANONYMOUS } from '#security/subject'
 import { dialect, resetDatabase } from '#tests/helpers/database'
-import { applyDoc, engine } from '#tests/helpers/engine'
+import { applyDoc, fullAccessData } from '#tests/helpers/engine'
 
 const ONLY_SQLITE = 'SQLite only: PostgreSQL keeps its own durable defaults and row locks'
 
@@ -49,14 +46,7 @@ test.group('SQLite durability settings', () => {
     await resetDatabase()
     await applyDoc(doc)
     await db.table('du_shelf').insert({ id: id(1), label: 'top' })
-    const dm = new DataManager({
-      db,
-      model: (await engine()).model,
-      subject: ANONYMOUS,
-      permissions: FULL_ACCESS,
-      maxFetchSize: 100,
-      maxBulkSize: 100,
-    })
+    const dm = await fullAccessData(100)
     const holder = await holdWriteLock(300)
     try {
       // The create reads the shelf, then inserts: with a deferred BEGIN the insert would fail
