@@ -16,14 +16,12 @@
  */
 import type { Database } from '@adonisjs/lucid/database'
 import { directReader, type DirectReader } from '../../schema/dialects/direct_reads.js'
+import type { StatementShape } from '../../schema/dialects/statement_shapes.js'
 import type { DataContext } from '../data_manager.js'
 import type { Builder } from './filter_sql.js'
 
 type Row = Record<string, unknown>
 export type Binding = string | number
-
-/** Shapes kept per connection: past this many the cache starts over. */
-const MAX_SHAPES = 2000
 
 function readerOf(ctx: DataContext): DirectReader | null {
   const db = ctx.db as Database & { isTransaction?: boolean }
@@ -42,12 +40,8 @@ function readerOf(ctx: DataContext): DirectReader | null {
 export const isBinding = (value: unknown): value is Binding =>
   typeof value === 'string' || typeof value === 'number'
 
-const sameValues = (a: readonly unknown[], b: readonly Binding[]) =>
-  a.length === b.length && a.every((value, i) => value === b[i])
-
 /** A statement whose SQL depends only on `key`, with its values in statement order. */
-export interface Shape {
-  key: string
+export interface Shape extends StatementShape {
   bindings: Binding[]
 }
 
@@ -68,16 +62,13 @@ export async function readRows(ctx: DataContext, build: () => Builder, shape?: S
     query = build()
     const native = (query as any).toSQL().toNative()
     sql = native.sql as string
-    if (shape) {
-      if (reader.shapes.size >= MAX_SHAPES) reader.shapes.clear()
-      reader.shapes.set(shape.key, sameValues(native.bindings, shape.bindings) ? sql : null)
-    }
+    if (shape) reader.shapes.learn(shape, sql, native.bindings)
     bindings = native.bindings
   }
   try {
     return await reader.all(sql, bindings!)
   } catch {
-    if (shape) reader.shapes.delete(shape.key)
+    if (shape) reader.shapes.forget(shape.key)
     return (await (query ?? build())) as Row[]
   }
 }

@@ -23,7 +23,8 @@ import {
 } from './state.js'
 import { checkMandatory, checkUnique, checkValue, joinPath, mustBeUnique } from './validate.js'
 import { cannotDeserialize, toDbValue, toIdValue } from './values.js'
-import { isPlainValue, type StatementShape } from '../../schema/dialects/direct_writes.js'
+import { isPlainValue } from '../../schema/dialects/direct_writes.js'
+import type { StatementShape } from '../../schema/dialects/statement_shapes.js'
 
 export interface SaveTarget {
   /** The stored row being updated; null: create. */

@@ -14,6 +14,7 @@
  */
 import type { Knex } from 'knex'
 import type { ConnectionContract } from '@adonisjs/lucid/types/database'
+import { ShapeCache } from './statement_shapes.js'
 
 type Row = Record<string, unknown>
 
@@ -21,7 +22,7 @@ export interface DirectReader {
   /** The statement's rows; `sql` in the dialect's placeholder syntax (`?`, `$1`). */
   all(sql: string, bindings: readonly unknown[]): Promise<Row[]>
   /** SQL text per statement shape (owned by the read pipeline; cleared with the model). */
-  readonly shapes: Map<string, string | null>
+  readonly shapes: ShapeCache<string>
   /** The model the shapes were compiled for. */
   model: unknown
   close(): void
@@ -57,7 +58,7 @@ function sqliteReader(knex: Knex): DirectReader | null {
   conn.pragma('query_only = ON')
   const statements = new Map<string, any>()
   return {
-    shapes: new Map(),
+    shapes: new ShapeCache(),
     model: null,
     async all(sql, bindings) {
       let statement = statements.get(sql)
@@ -77,7 +78,7 @@ function sqliteReader(knex: Knex): DirectReader | null {
 function pgReader(knex: Knex): DirectReader {
   const client = knex.client as any
   return {
-    shapes: new Map(),
+    shapes: new ShapeCache(),
     model: null,
     async all(sql, bindings) {
       const conn = await client.acquireConnection()

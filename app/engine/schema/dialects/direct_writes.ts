@@ -25,14 +25,9 @@ import type {
 } from '@adonisjs/lucid/types/querybuilder'
 import { report, sqliteValue } from './direct_reads.js'
 import { groupCommit } from './sqlite_group_commit.js'
+import { ShapeCache, type StatementShape } from './statement_shapes.js'
 
 type Row = Record<string, unknown>
-
-/** A statement whose SQL text depends only on `key`, with its values in statement order. */
-export interface StatementShape {
-  key: string
-  bindings: readonly unknown[]
-}
 
 type Built = DatabaseQueryBuilderContract | InsertQueryBuilderContract
 
@@ -52,19 +47,14 @@ export interface WriteClient {
 export const isPlainValue = (value: unknown) =>
   value === null || ['string', 'number', 'boolean'].includes(typeof value)
 
-/** Compiled write statements per knex client (dialect) and shape key: past this many, over. */
-const MAX_SHAPES = 2000
-const shapesByClient = new WeakMap<object, Map<string, Compiled | null>>()
+/** Compiled write statements per knex client (dialect) and shape key. */
+const shapesByClient = new WeakMap<object, ShapeCache<Compiled>>()
 
 function shapesOf(knex: Knex) {
   let shapes = shapesByClient.get(knex.client)
-  if (!shapes) shapesByClient.set(knex.client, (shapes = new Map()))
-  if (shapes.size >= MAX_SHAPES) shapes.clear()
+  if (!shapes) shapesByClient.set(knex.client, (shapes = new ShapeCache()))
   return shapes
 }
-
-const sameValues = (a: readonly unknown[], b: readonly unknown[]) =>
-  a.length === b.length && a.every((value, i) => value === b[i])
 
 interface Compiled {
   method: string
@@ -168,7 +158,7 @@ function writeClient(client: QueryClientContract, knex: Knex, execute: Execute):
       if (known === null) return build()
       if (known) return execute({ ...known, bindings: shape.bindings })
       const compiled = (build() as unknown as TxQuery | TxInsert).compiled()
-      shapes.set(shape.key, sameValues(compiled.bindings, shape.bindings) ? compiled : null)
+      shapes.learn(shape, compiled, compiled.bindings)
       return execute(compiled)
     },
   }
