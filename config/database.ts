@@ -1,6 +1,7 @@
 import env from '#start/env'
 import app from '@adonisjs/core/services/app'
 import { defineConfig } from '@adonisjs/lucid'
+import { cachePreparedStatements } from '#engine/schema/dialects/sqlite_statements'
 
 /*
  * One connection per dialect; only the active one (DB_CONNECTION, default sqlite) is opened.
@@ -9,25 +10,6 @@ import { defineConfig } from '@adonisjs/lucid'
  * an application crash (NORMAL would make commits about 6x cheaper here and lose that).
  */
 const migrations = { naturalSort: true, paths: ['database/migrations'] }
-
-/**
- * knex's better-sqlite3 client prepares every statement anew (~100 µs each); the same SQL text
- * comes back constantly on the API hot path, so prepared statements are kept per connection.
- * Bounded: the cache starts over past 1000 distinct statements (e.g. IN lists of many sizes).
- */
-function cachePreparedStatements(conn: any) {
-  const prepare = conn.prepare.bind(conn)
-  const cache = new Map<string, unknown>()
-  conn.prepare = (sql: string) => {
-    let statement = cache.get(sql)
-    if (!statement) {
-      if (cache.size >= 1000) cache.clear()
-      statement = prepare(sql)
-      cache.set(sql, statement)
-    }
-    return statement
-  }
-}
 
 const dbConfig = defineConfig({
   connection: env.get('DB_CONNECTION', 'sqlite'),

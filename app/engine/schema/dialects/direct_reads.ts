@@ -15,6 +15,7 @@
 import type { Knex } from 'knex'
 import type { ConnectionContract } from '@adonisjs/lucid/types/database'
 import { ShapeCache } from './statement_shapes.js'
+import { cachePreparedStatements } from './sqlite_statements.js'
 
 type Row = Record<string, unknown>
 
@@ -27,9 +28,6 @@ export interface DirectReader {
   model: unknown
   close(): void
 }
-
-/** Prepared statements kept per connection: past this many the cache starts over. */
-const MAX_STATEMENTS = 1000
 
 /** Reports a statement run outside knex's runner through knex's `query` events. */
 export function report(
@@ -56,18 +54,12 @@ function sqliteReader(knex: Knex): DirectReader | null {
   const conn = new client.driver(filename, { fileMustExist: true })
   conn.pragma('busy_timeout = 5000')
   conn.pragma('query_only = ON')
-  const statements = new Map<string, any>()
+  cachePreparedStatements(conn)
   return {
     shapes: new ShapeCache(),
     model: null,
     async all(sql, bindings) {
-      let statement = statements.get(sql)
-      if (!statement) {
-        if (statements.size >= MAX_STATEMENTS) statements.clear()
-        statement = conn.prepare(sql)
-        statements.set(sql, statement)
-      }
-      const rows: Row[] = statement.all(bindings.map(sqliteValue))
+      const rows: Row[] = conn.prepare(sql).all(bindings.map(sqliteValue))
       report(knex, sql, bindings, rows)
       return rows
     },
