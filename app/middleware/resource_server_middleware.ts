@@ -98,7 +98,7 @@ const REST_ENABLED_URLS =
 
 /**
  * 403 for a subject without `rest.enabled` on the generic REST URLs (catalogue AZ25). The
- * permissions looked up here are kept for the request (`requestPermissions`).
+ * permissions looked up here are kept for the request (`ctx.permissions`).
  */
 async function restEnabled(ctx: HttpContext, path: string, next: NextFn) {
   if (!REST_ENABLED_URLS.test(path)) return next()
