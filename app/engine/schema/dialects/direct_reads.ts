@@ -6,7 +6,8 @@
  * - SQLite: a connection of its own on the same file, `query_only` (it cannot write), prepared
  *   statements kept per SQL text. WAL mode: it sees every committed write and never waits for
  *   a write transaction holding the pool's single connection.
- * - PostgreSQL: a connection from knex's pool, a parameterised query, the same type parsers.
+ * - PostgreSQL: a connection from knex's pool, a parameterised query (prepared once it repeats:
+ *   pg_statements.ts), the same type parsers.
  *
  * Each statement is reported through knex's `query` and `query-response` events, as a builder
  * query is (statement counts in tests, query logging). Only reads outside a transaction come
@@ -16,6 +17,7 @@ import type { Knex } from 'knex'
 import type { ConnectionContract } from '@adonisjs/lucid/types/database'
 import { ShapeCache } from './statement_shapes.js'
 import { cachePreparedStatements } from './sqlite_statements.js'
+import { statementName } from './pg_statements.js'
 
 type Row = Record<string, unknown>
 
@@ -69,13 +71,14 @@ function sqliteReader(knex: Knex): DirectReader | null {
 
 function pgReader(knex: Knex): DirectReader {
   const client = knex.client as any
-  return {
+  const reader: DirectReader = {
     shapes: new ShapeCache(),
     model: null,
     async all(sql, bindings) {
+      const name = statementName(reader.model as object | null, sql)
       const conn = await client.acquireConnection()
       try {
-        const { rows } = await conn.query(sql, bindings)
+        const { rows } = await conn.query({ name, text: sql, values: bindings })
         report(knex, sql, bindings, rows)
         return rows
       } finally {
@@ -84,6 +87,7 @@ function pgReader(knex: Knex): DirectReader {
     },
     close: () => {},
   }
+  return reader
 }
 
 const readers = new WeakMap<ConnectionContract, DirectReader | null>()

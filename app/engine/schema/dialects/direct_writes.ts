@@ -4,7 +4,8 @@
  * A knex transaction creates a knex instance of its own and runs every statement through
  * Lucid's and knex's query runners: on SQLite that costs several times the database's own work
  * for a one-row create. Here a PostgreSQL transaction is a connection taken from knex's pool,
- * BEGIN, the statements, COMMIT (ROLLBACK on any error), and the connection back to the pool.
+ * BEGIN (sent with the first statement, in one round trip), the statements, COMMIT (ROLLBACK
+ * on any error), and the connection back to the pool.
  * On SQLite the write transactions that arrive together share one commit on the pool's only
  * connection (so writes stay serialised with every other user of the pool), each in a savepoint
  * of its own: sqlite_group_commit.ts.
@@ -17,6 +18,7 @@
  * knex's `query` and `query-response` events, as a builder query is.
  */
 import type { Knex } from 'knex'
+import pg from 'pg'
 import { DatabaseQueryBuilder, InsertQueryBuilder } from '@adonisjs/lucid/database'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import type {
@@ -26,6 +28,7 @@ import type {
 import { report, sqliteValue } from './direct_reads.js'
 import { groupCommit } from './sqlite_group_commit.js'
 import { ShapeCache, type StatementShape } from './statement_shapes.js'
+import { isPrepared, statementName } from './pg_statements.js'
 
 type Row = Record<string, unknown>
 
@@ -41,6 +44,8 @@ export interface WriteClient {
    * the first time, the builder's own values must equal them, else that shape always builds.
    */
   run(build: () => Built, shape?: StatementShape | null): Promise<any>
+  /** The rows of compiled read SQL (dialect placeholders) run in the transaction. */
+  all(sql: string, bindings: readonly unknown[]): Promise<Row[]>
 }
 
 /** Values that bind as `?` in any statement (never `DEFAULT`, a raw fragment or a list). */
@@ -120,13 +125,58 @@ function sqliteExecute(conn: any): Execute {
   }
 }
 
-/** One statement on a pg connection. */
-function pgExecute(conn: any): Execute {
-  return async ({ method, sql, bindings, returning }) => {
-    const result = await conn.query(sql, bindings)
+/**
+ * pg's query with `BEGIN` in front, in one write and one round trip: Parse/Bind/Execute of
+ * `BEGIN`, then the statement's own messages and Sync (an error in the statement leaves the
+ * transaction failed; the caller rolls back). The results are BEGIN's, then the statement's.
+ */
+const PgQuery = pg.Query as unknown as new (config: pg.QueryConfig & { queryMode: string }) => any
+
+class BeginThen extends PgQuery {
+  prepare(connection: any) {
+    connection.parse({ text: 'BEGIN' })
+    connection.bind({})
+    connection.execute({})
+    super.prepare(connection)
+  }
+}
+
+function beginThen(conn: pg.PoolClient, statement: pg.QueryConfig) {
+  return new Promise<pg.QueryResult>((resolve, reject) => {
+    const query = new BeginThen({ ...statement, queryMode: 'extended' })
+    query.callback = (error: Error | null, results: pg.QueryResult[]) =>
+      error ? reject(error) : resolve(results[results.length - 1])
+    conn.query(query as any)
+  })
+}
+
+/**
+ * A transaction on a pg connection: BEGIN goes with its first statement, COMMIT or ROLLBACK
+ * only if BEGIN was sent. Statements run again and again are prepared (pg_statements.ts;
+ * `generation`: the model). BEGIN travels alone before a statement not yet prepared on this
+ * connection: node-postgres would take BEGIN's parse for the statement's.
+ */
+function pgTransaction(conn: pg.PoolClient, generation: object | null) {
+  let begun = false
+  const run = async (statement: pg.QueryConfig) => {
+    if (begun) return conn.query(statement)
+    begun = true
+    if (statement.name === undefined || isPrepared(conn, statement.name))
+      return beginThen(conn, statement)
+    await conn.query('BEGIN')
+    return conn.query(statement)
+  }
+  const execute: Execute = async ({ method, sql, bindings, returning }) => {
+    const name = statementName(generation, sql)
+    const result = await run({ name, text: sql, values: bindings as unknown[] })
     if (method === 'select' || method === 'first' || returning) return result.rows as Row[]
     if (method === 'update' || method === 'del') return result.rowCount as number
     return result
+  }
+  return {
+    execute,
+    commit: async () => void (begun && (await conn.query('COMMIT'))),
+    rollback: async () => void (begun && (await conn.query('ROLLBACK'))),
   }
 }
 
@@ -161,6 +211,9 @@ function writeClient(client: QueryClientContract, knex: Knex, execute: Execute):
       shapes.learn(shape, compiled, compiled.bindings)
       return execute(compiled)
     },
+    all(sql, bindings) {
+      return execute({ method: 'select', sql, bindings }) as Promise<Row[]>
+    },
   }
 }
 
@@ -171,7 +224,8 @@ function writeClient(client: QueryClientContract, knex: Knex, execute: Execute):
  */
 export async function directTransaction<T>(
   client: QueryClientContract,
-  work: (trx: WriteClient) => Promise<T>
+  work: (trx: WriteClient) => Promise<T>,
+  generation: object | null = null
 ): Promise<T> {
   const knex = client.getWriteClient()
   const knexClient = knex.client as any
@@ -181,23 +235,19 @@ export async function directTransaction<T>(
     )
   }
   const conn = await knexClient.acquireConnection()
+  const transaction = pgTransaction(conn, generation)
   try {
-    await conn.query('BEGIN')
-    const result = await work(writeClient(client, knex, reporting(knex, pgExecute(conn))))
-    await conn.query('COMMIT')
+    const result = await work(writeClient(client, knex, reporting(knex, transaction.execute)))
+    await transaction.commit()
     return result
   } catch (error) {
-    await rollback(conn)
+    try {
+      await transaction.rollback()
+    } catch {
+      // The connection is gone: the pool's validation disposes of it.
+    }
     throw error
   } finally {
     await knexClient.releaseConnection(conn)
-  }
-}
-
-async function rollback(conn: any) {
-  try {
-    await conn.query('ROLLBACK')
-  } catch {
-    // The connection is gone: the pool's validation disposes of it.
   }
 }
