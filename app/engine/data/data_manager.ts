@@ -52,6 +52,13 @@ export interface DataContext {
   caption?: (key: string) => string
   /** `svc.core.entitySerializationTokenRequired`: send and expect `__securityToken`. */
   securityTokens?: boolean
+  /**
+   * Set by the write pipeline only: the open write transaction the read pipeline runs in (the
+   * response of a create or update shows the rows as that transaction wrote them).
+   */
+  transaction?: {
+    all(sql: string, bindings: readonly unknown[]): Promise<Record<string, unknown>[]>
+  }
 }
 
 export interface DataManagerContract {

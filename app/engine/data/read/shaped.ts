@@ -11,8 +11,11 @@
  *   row-level rule on the entity), and passes the values in statement order;
  * - on first use the builder's own bindings must equal those values, else the shape is never
  *   shortcut (it runs through the builder every time);
- * - the shapes are dropped whenever the model changes; inside a transaction, and on any error
- *   of the direct path (e.g. a table dropped since), the builder runs the statement instead.
+ * - the shapes are dropped whenever the model changes; on any error of the direct path (e.g. a
+ *   table dropped since), the builder runs the statement instead.
+ *
+ * The response of a create or update is read in the write transaction (`ctx.transaction`,
+ * app/engine/data/write/main.ts): the same compiled SQL runs on the transaction's connection.
  */
 import type { Database } from '@adonisjs/lucid/database'
 import { directReader, type DirectReader } from '../../schema/dialects/direct_reads.js'
@@ -53,22 +56,25 @@ export interface Shape extends StatementShape {
  */
 export async function readRows(ctx: DataContext, build: () => Builder, shape?: Shape | null) {
   const reader = readerOf(ctx)
-  if (!reader) return (await build()) as Row[]
-  let sql = shape ? reader.shapes.get(shape.key) : undefined
+  const transaction = ctx.transaction
+  if (!reader && !transaction) return (await build()) as Row[]
+  let sql = shape ? reader?.shapes.get(shape.key) : undefined
   let bindings: readonly unknown[] | undefined = shape?.bindings
   let query: Builder | undefined
-  if (sql === null) return (await build()) as Row[]
-  if (sql === undefined) {
+  if (sql === null && !transaction) return (await build()) as Row[]
+  if (!sql) {
     query = build()
     const native = (query as any).toSQL().toNative()
+    if (shape && sql === undefined) reader?.shapes.learn(shape, native.sql, native.bindings)
     sql = native.sql as string
-    if (shape) reader.shapes.learn(shape, sql, native.bindings)
     bindings = native.bindings
   }
+  // In a write transaction its error is the answer (the transaction is rolled back).
+  if (transaction) return transaction.all(sql!, bindings!)
   try {
-    return await reader.all(sql, bindings!)
+    return await reader!.all(sql!, bindings!)
   } catch {
-    if (shape) reader.shapes.forget(shape.key)
+    if (shape) reader!.shapes.forget(shape.key)
     return (await (query ?? build())) as Row[]
   }
 }

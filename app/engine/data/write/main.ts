@@ -4,14 +4,14 @@
  * CRUD permission (403) -> response fetch plan (404/400) -> one transaction: import graph
  * (importer.ts, relations.ts, remover.ts) with validation (400 array, nothing written),
  * optimistic locking (409), audit columns and version -> minimal response or the
- * `responseFetchPlan` view through the read half's `load`.
+ * `responseFetchPlan` view through the read half's `load`, read before the commit.
  */
 import type { EntityMeta } from '../../metadata/model.js'
 import type { DataContext, EntityJson, WriteOptions } from '../data_manager.js'
 import { DataError, entityNotFound, instanceNotFound, responsePlanNotFound } from '../errors.js'
 import { load, parseId } from '../read/main.js'
 import { resolvePlan } from '../read/plan.js'
-import { directTransaction } from '../../schema/dialects/direct_writes.js'
+import { directTransaction, type WriteClient } from '../../schema/dialects/direct_writes.js'
 import { translateDriverError } from './driver_errors.js'
 import { saveEntity } from './importer.js'
 import { removeRow } from './remover.js'
@@ -19,6 +19,7 @@ import { isObject, newState, writeForbidden, type Id, type WriteState } from './
 import { checkPostImages, checkStoredRow, findVisibleRow } from './row_security.js'
 import { validationFailed } from './validate.js'
 import { toIdValue } from './values.js'
+import { formatId } from '../read/values.js'
 
 function writableEntity(ctx: DataContext, name: string, operation: 'create' | 'update' | 'delete') {
   const entity = ctx.model.entity(name)
@@ -27,42 +28,70 @@ function writableEntity(ctx: DataContext, name: string, operation: 'create' | 'u
   return entity
 }
 
-/** Runs `work` in one transaction; violations roll everything back; driver errors translated. */
-async function inTransaction<T>(
+/**
+ * Runs `work` in one transaction; violations roll everything back; driver errors translated.
+ * `answer` reads the response in the same transaction, before the commit: it shows the rows as
+ * this request wrote them, and its refusal (e.g. a response plan the caller may not read)
+ * rolls the write back too.
+ */
+async function inTransaction<T, R>(
   ctx: DataContext,
   options: WriteOptions,
-  work: (s: WriteState) => Promise<T>
-): Promise<T> {
+  work: (s: WriteState) => Promise<T>,
+  answer: (reading: DataContext, result: T) => Promise<R>
+): Promise<R> {
   try {
     const client = ctx.db.connection()
     const dialect = client.dialect.name === 'postgres' ? 'pg' : 'sqlite'
-    return await directTransaction(client, async (trx) => {
+    const transaction = async (trx: WriteClient) => {
       const s = newState(ctx, trx, dialect, options)
       const result = await work(s)
       if (s.violations.length) throw validationFailed(s.violations)
       await checkPostImages(s)
-      return result
-    })
+      return answer({ ...ctx, transaction: trx }, result)
+    }
+    // The model names the transaction's prepared statements (schema/dialects/pg_statements.ts).
+    return await directTransaction(client, transaction, ctx.model)
   } catch (error) {
     throw translateDriverError(error)
   }
 }
 
-/** The created/updated entity as the response shows it (reference 2.5/2.6). */
+const noAnswer = async () => {}
+
+/**
+ * The created/updated entity as the response shows it (reference 2.5/2.6). The minimal answer
+ * of a caller who may not read the entity, or this row, is its name and id alone.
+ */
 async function respond(ctx: DataContext, entity: EntityMeta, id: Id, options: WriteOptions) {
   if (options.responseFetchPlan) {
     return load(ctx, entity.name, String(id), { fetchPlan: options.responseFetchPlan })
   }
+  const bare: EntityJson = { _entityName: entity.name, id: formatId(id) }
+  if (!ctx.permissions.canRead(entity.name)) return bare
   const versioned = entity.traits.has('versioned')
   const plan = versioned
     ? JSON.stringify({ extends: '_instance_name', properties: ['version'] })
     : '_instance_name'
-  const full = await load(ctx, entity.name, String(id), { fetchPlan: plan, serverPlan: true })
+  let full: EntityJson
+  try {
+    full = await load(ctx, entity.name, String(id), { fetchPlan: plan, serverPlan: true })
+  } catch (error) {
+    if (error instanceof DataError && error.status === 404) return bare
+    throw error
+  }
   const minimal: EntityJson = {}
   for (const key of ['_entityName', '_instanceName', 'id', 'version']) {
     if (full[key] !== undefined) minimal[key] = full[key]
   }
   return minimal
+}
+
+/** Responses of a bulk write, one after the other on the transaction's connection. */
+async function respondAll(ctx: DataContext, entity: EntityMeta, ids: Id[], options: WriteOptions) {
+  const out: EntityJson[] = []
+  for (const id of ids) out.push(await respond(ctx, entity, id, options))
+  return out
 }
 
 function checkResponsePlan(ctx: DataContext, entity: EntityMeta, options: WriteOptions) {
@@ -108,8 +137,12 @@ export async function create(
 ) {
   const entity = writableEntity(ctx, entityName, 'create')
   checkResponsePlan(ctx, entity, options)
-  const id = await inTransaction(ctx, options, (s) => createOne(s, entity, body, ''))
-  return respond(ctx, entity, id, options)
+  return inTransaction(
+    ctx,
+    options,
+    (s) => createOne(s, entity, body, ''),
+    (reading, id) => respond(reading, entity, id, options)
+  )
 }
 
 export async function createMany(
@@ -121,13 +154,17 @@ export async function createMany(
   const entity = writableEntity(ctx, entityName, 'create')
   checkResponsePlan(ctx, entity, options)
   checkBatch(ctx, bodies.length)
-  const ids = await inTransaction(ctx, options, async (s) => {
-    const out: Id[] = []
-    for (const [i, body] of bodies.entries())
-      out.push(await createOne(s, entity, body, `entities[${i}]`))
-    return out
-  })
-  return Promise.all(ids.map((id) => respond(ctx, entity, id, options)))
+  return inTransaction(
+    ctx,
+    options,
+    async (s) => {
+      const out: Id[] = []
+      for (const [i, body] of bodies.entries())
+        out.push(await createOne(s, entity, body, `entities[${i}]`))
+      return out
+    },
+    (reading, ids) => respondAll(reading, entity, ids, options)
+  )
 }
 
 async function updateOne(s: WriteState, entity: EntityMeta, id: Id, body: unknown, path: string) {
@@ -149,8 +186,12 @@ export async function update(
   const entity = writableEntity(ctx, entityName, 'update')
   const key = parseId(entity, id)
   checkResponsePlan(ctx, entity, options)
-  const saved = await inTransaction(ctx, options, (s) => updateOne(s, entity, key, body, ''))
-  return respond(ctx, entity, saved, options)
+  return inTransaction(
+    ctx,
+    options,
+    (s) => updateOne(s, entity, key, body, ''),
+    (reading, saved) => respond(reading, entity, saved, options)
+  )
 }
 
 /** Bulk requests are bounded (catalogue AZ9): `svc.rest.max-bulk-size` entities per request. */
@@ -179,7 +220,7 @@ export async function updateMany(
   const entity = writableEntity(ctx, entityName, 'update')
   checkResponsePlan(ctx, entity, options)
   checkBatch(ctx, bodies.length)
-  const ids = await inTransaction(ctx, { ...options, ifMatch: undefined }, async (s) => {
+  const work = async (s: WriteState) => {
     const out: Id[] = []
     for (const [i, body] of bodies.entries()) {
       const object = requireObject(body)
@@ -191,8 +232,10 @@ export async function updateMany(
       out.push(await updateOne(s, entity, id, object, `entities[${i}]`))
     }
     return out
-  })
-  return Promise.all(ids.map((id) => respond(ctx, entity, id, options)))
+  }
+  return inTransaction(ctx, { ...options, ifMatch: undefined }, work, (reading, ids) =>
+    respondAll(reading, entity, ids, options)
+  )
 }
 
 async function deleteOne(s: WriteState, entity: EntityMeta, id: string) {
@@ -204,7 +247,7 @@ async function deleteOne(s: WriteState, entity: EntityMeta, id: string) {
 
 export async function remove(ctx: DataContext, entityName: string, id: string) {
   const entity = writableEntity(ctx, entityName, 'delete')
-  await inTransaction(ctx, {}, (s) => deleteOne(s, entity, id))
+  await inTransaction(ctx, {}, (s) => deleteOne(s, entity, id), noAnswer)
 }
 export { remove as delete }
 
@@ -221,7 +264,8 @@ export async function deleteMany(ctx: DataContext, entityName: string, ids: unkn
       throw missingId()
     return String(id)
   })
-  await inTransaction(ctx, {}, async (s) => {
+  const work = async (s: WriteState) => {
     for (const id of keys) await deleteOne(s, entity, id)
-  })
+  }
+  await inTransaction(ctx, {}, work, noAnswer)
 }
