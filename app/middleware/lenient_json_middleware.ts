@@ -1,7 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import type { IncomingMessage } from 'node:http'
-import JSON5 from 'json5'
+import { parseLenientJson } from '#engine/query/lenient_json'
 
 /** Same ceiling as the bodyparser's JSON default. */
 const LIMIT = 1024 * 1024
@@ -40,13 +40,9 @@ export function lenientBody(ctx: HttpContext): LenientBody | undefined {
 function parse(raw: string): unknown {
   if (raw.trim() === '') return undefined
   try {
-    return JSON.parse(raw)
+    return parseLenientJson(raw)
   } catch {
-    try {
-      return JSON5.parse(raw)
-    } catch {
-      return undefined
-    }
+    return undefined
   }
 }
 

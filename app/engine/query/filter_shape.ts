@@ -4,7 +4,7 @@
  * work they bound, reads only own keys (a `__proto__` or `constructor` key is just an unknown
  * key, ignored like every other), and resolves operator tokens through the registry.
  */
-import JSON5 from 'json5'
+import { parseLenientJson } from './lenient_json.js'
 import type { GroupType } from './filter_ast.js'
 import type { FilterLimits } from './limits.js'
 import type { OperatorDefinition } from './operators/types.js'
@@ -42,7 +42,7 @@ export function readFilterJson(input: unknown, limits: FilterLimits): unknown {
   if (input.length > limits.maxTextLength)
     throw filterFailure(`Entities filter is longer than ${limits.maxTextLength} characters`)
   try {
-    return JSON5.parse(input)
+    return parseLenientJson(input)
   } catch (error) {
     throw filterFailure(`Entities filter is not valid JSON: ${echo((error as Error).message)}`)
   }

@@ -3,7 +3,7 @@
  * loaded: the fetch plan plus what instance names need), both cut down to what the subject may
  * view, the parsed filter and sort, paging. No database here.
  */
-import JSON5 from 'json5'
+import { parseLenientJson } from '../../query/lenient_json.js'
 import type { AttributeMeta, EntityMeta, Model } from '../../metadata/model.js'
 import type { FetchPlanProperty, InlineFetchPlan } from '../../metadata/types.js'
 import type { PlanNode } from '../../query/fetch_plans.js'
@@ -80,13 +80,9 @@ export function resolvePlan(ctx: DataContext, entity: EntityMeta, plan: unknown)
   const text = typeof plan === 'string' ? plan : JSON.stringify(plan)
   if (typeof plan === 'string') {
     try {
-      raw = JSON.parse(plan)
+      raw = parseLenientJson(plan)
     } catch {
-      try {
-        raw = JSON5.parse(plan)
-      } catch {
-        throw invalidFetchPlan(text)
-      }
+      throw invalidFetchPlan(text)
     }
   }
   if (!isPlainObject(raw)) throw invalidFetchPlan(text)
