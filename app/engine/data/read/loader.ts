@@ -11,7 +11,8 @@ import type { DataContext } from '../data_manager.js'
 import type { Builder } from './filter_sql.js'
 import { Aliases, FilterCompiler, applyRowRules, live } from './filter_sql.js'
 import type { ReadPlan } from './plan.js'
-import { isBinding, readRows, type Binding, type Shape } from './shaped.js'
+import { orderColumn, rootShape } from './shapes.js'
+import { isBinding, readRows } from './shaped.js'
 
 /** A loaded row and its loaded relations (absent key: not loaded). */
 export interface LoadedRow {
@@ -60,9 +61,7 @@ export function rootQuery(
   live(q, plan.entity, 't0')
   applyRowRules(ctx, q, plan.entity, 't0', aliases)
   if (plan.filter?.root.conditions.length) {
-    const first = plan.sort?.[0]?.path.attributes
-    const ordered = first?.length === 1 ? `t0.${first[0].column}` : undefined
-    new FilterCompiler(ctx, aliases, true, ordered).apply(q, plan.filter.root, 't0')
+    new FilterCompiler(ctx, aliases, true, orderColumn(plan.sort)).apply(q, plan.filter.root, 't0')
   }
   return { q, aliases }
 }
@@ -106,26 +105,6 @@ function applySort(ctx: DataContext, q: Builder, keys: SortKey[], aliases: Alias
     q.orderBy(`${alias}.${attrs[attrs.length - 1].column}`, key.direction)
   }
   q.orderBy('t0.id', 'asc')
-}
-
-/**
- * The shape of the root statement when only its values vary (shaped.ts): no filter, no
- * row-level rule on the entity, sort keys on the entity's own columns.
- */
-function rootShape(ctx: DataContext, plan: ReadPlan, cols: string[], byId?: Binding): Shape | null {
-  if (plan.filter?.root.conditions.length || ctx.permissions.hasReadRules(plan.entity.name))
-    return null
-  const head = `${plan.entity.table}|${cols.join(',')}`
-  if (byId !== undefined) return { key: `id|${head}`, bindings: [byId] }
-  if (plan.sort.some((k) => k.path.attributes.length !== 1)) return null
-  const order = plan.sort.map((k) => `${k.path.attributes[0].column} ${k.direction}`)
-  const bindings: Binding[] = []
-  if (plan.limit !== null) bindings.push(plan.limit)
-  if (plan.offset) bindings.push(plan.offset)
-  return {
-    key: `page|${head}|${order.join(',')}|${plan.limit !== null}|${!!plan.offset}`,
-    bindings,
-  }
 }
 
 /** The root page (or one row by id), with every relation level of the load plan. */

@@ -1,14 +1,15 @@
 /**
  * The read pipeline's statements run directly on the driver outside transactions
  * (app/engine/schema/dialects/direct_reads.ts): the query builder compiles them, Lucid's and
- * knex's query runners are skipped. The hot ones - a row by id, a page without a filter, a
- * relation batch - have a SQL text that depends only on their shape (table, columns, order,
- * paging clauses, IN-list length), never on the values: their SQL is compiled once per shape
- * and reused with the values of each call.
+ * knex's query runners are skipped. The hot ones - a row by id, a page with or without a
+ * filter, a relation batch - have a SQL text that depends only on their shape (table, columns,
+ * order, paging clauses, IN-list length, the filter's structure: shapes.ts), never on the
+ * values: their SQL is compiled once per shape and reused with the values of each call.
  *
  * Shapes are safe by construction:
- * - the caller builds the shape key only where nothing else shapes the SQL (no filter, no
- *   row-level rule on the entity), and passes the values in statement order;
+ * - the caller builds the shape key only where nothing else shapes the SQL (no row-level rule
+ *   on the entity or on an entity a filter path passes), and passes the values in statement
+ *   order;
  * - on first use the builder's own bindings must equal those values, else the shape is never
  *   shortcut (it runs through the builder every time);
  * - the shapes are dropped whenever the model changes; on any error of the direct path (e.g. a
@@ -45,7 +46,8 @@ export const isBinding = (value: unknown): value is Binding =>
 
 /** A statement whose SQL depends only on `key`, with its values in statement order. */
 export interface Shape extends StatementShape {
-  bindings: Binding[]
+  /** Ids and paging (strings, numbers); a filter's values may also be booleans. */
+  bindings: (Binding | boolean)[]
 }
 
 /**
