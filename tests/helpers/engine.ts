@@ -200,3 +200,6 @@ export async function fullAccessData(limits = 1000): Promise<DataManager> {
     maxBulkSize: limits,
   })
 }
+
+/** A readable, valid UUID for fixture row `n` (`00000000-0000-4000-8000-000000000042`). */
+export const numberedId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`

@@ -8,9 +8,9 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { resetDatabase } from '#tests/helpers/database'
-import { applyDoc, fullAccessData } from '#tests/helpers/engine'
+import { applyDoc, fullAccessData, numberedId } from '#tests/helpers/engine'
 
-const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
+const id = numberedId
 
 const entities = (extra: Record<string, unknown>[] = []) => [
   {

@@ -8,10 +8,10 @@ import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { directTransaction } from '#engine/schema/dialects/direct_writes'
 import { dialect, resetDatabase } from '#tests/helpers/database'
-import { applyDoc, fullAccessData } from '#tests/helpers/engine'
+import { applyDoc, fullAccessData, numberedId } from '#tests/helpers/engine'
 import { observeStatements } from '#tests/helpers/statements'
 
-const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
+const id = numberedId
 
 const doc = {
   entities: [

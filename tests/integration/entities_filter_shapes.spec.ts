@@ -11,9 +11,9 @@ import db from '@adonisjs/lucid/services/db'
 import { directReader } from '#engine/schema/dialects/direct_reads'
 import { prefixRangeFolding } from '#engine/schema/dialects/text_search'
 import { resetDatabase } from '#tests/helpers/database'
-import { applyDoc, fullAccessData } from '#tests/helpers/engine'
+import { applyDoc, fullAccessData, numberedId } from '#tests/helpers/engine'
 
-const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
+const id = numberedId
 
 const doc = {
   entities: [

@@ -13,7 +13,7 @@ import { compilePermissions } from '#security/compiler'
 import { permissionsFor } from '#security/main'
 import type { UserSubject } from '#security/subject'
 import { resetDatabase } from '#tests/helpers/database'
-import { engine, importDoc } from '#tests/helpers/engine'
+import { engine, importDoc, numberedId } from '#tests/helpers/engine'
 import { createUser } from '#tests/helpers/oauth'
 import { observeStatements } from '#tests/helpers/statements'
 
@@ -22,7 +22,7 @@ const ENTITY = 'sec_Big'
 async function seedBig() {
   const rows = []
   for (let i = 0; i < 10_000; i++) {
-    const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`
+    const id = numberedId(i)
     rows.push({ id, owner_name: i % 1000 === 7 ? 'me' : `u${i % 97}`, n: i })
   }
   for (let i = 0; i < rows.length; i += 200)

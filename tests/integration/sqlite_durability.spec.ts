@@ -8,7 +8,7 @@ import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { spawn } from 'node:child_process'
 import { dialect, resetDatabase } from '#tests/helpers/database'
-import { applyDoc, fullAccessData } from '#tests/helpers/engine'
+import { applyDoc, fullAccessData, numberedId } from '#tests/helpers/engine'
 
 const ONLY_SQLITE = 'SQLite only: PostgreSQL keeps its own durable defaults and row locks'
 
@@ -64,7 +64,7 @@ test.group('SQLite durability settings', () => {
   }).skip(() => dialect() !== 'sqlite', ONLY_SQLITE)
 })
 
-const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
+const id = numberedId
 
 const doc = {
   entities: [
