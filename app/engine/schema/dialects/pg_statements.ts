@@ -13,7 +13,8 @@
  *   text (PostgreSQL refuses to run such a prepared statement), so the new model's statements
  *   get new names.
  * - At most MAX_NAMED SQL texts per generation are named (and as many counted); past that,
- *   statements run unnamed. A connection prepares only the names it runs.
+ *   statements run unnamed. A connection prepares only the names it runs; an older model's
+ *   statements stay prepared on a connection until the pool closes it (idle for 30 s).
  */
 const PREPARE_AFTER = 2
 const MAX_NAMED = 256
