@@ -26,6 +26,10 @@ export class Aliases {
 
 export const isSqlite = (ctx: DataContext) => ctx.db.connection().dialect.name !== 'postgres'
 
+/** A filter value as the statement binds it (SQLite stores booleans as 0 and 1). */
+export const filterBinding = (sqlite: boolean, value: FilterScalar): FilterScalar =>
+  typeof value === 'boolean' && sqlite ? Number(value) : value
+
 /** Hides soft-deleted rows of `entity` (alias `alias`). */
 export function live(q: Builder, entity: EntityMeta, alias: string) {
   if (entity.traits.has('softDelete')) q.whereNull(`${alias}.deleted_date`)
@@ -134,17 +138,14 @@ export class FilterCompiler {
     return q
   }
 
-  #bind(value: FilterScalar): FilterScalar {
-    return typeof value === 'boolean' && isSqlite(this.ctx) ? Number(value) : value
-  }
-
   #scalar(q: Builder, c: FilterCondition, column: string) {
     switch (c.family) {
       case 'comparison':
-        q.where(column, c.comparator, this.#bind(c.value))
+        q.where(column, c.comparator, filterBinding(isSqlite(this.ctx), c.value))
         return
       case 'list': {
-        const values = c.values.map((v) => this.#bind(v))
+        const sqlite = isSqlite(this.ctx)
+        const values = c.values.map((v) => filterBinding(sqlite, v))
         if (values.length === 0) {
           if (!c.negated) q.whereRaw('1 = 0')
           return

@@ -1,11 +1,8 @@
 /**
  * Shapes of the root statement (shaped.ts): its SQL text depends only on the key, its values
- * are given in statement order, so a repeated page or search reuses the compiled SQL.
- *
- * The shape of a compiled client filter (filter_sql.ts `FilterCompiler`) is a key that names
- * everything that makes its SQL text, and its values in statement order. A search repeated with
- * other values then reuses the compiled SQL (shaped.ts) instead of building and compiling the
- * statement again.
+ * are given in statement order, so a page or search repeated with other values reuses the
+ * compiled SQL instead of building and compiling the statement again. A client filter's part
+ * (filter_sql.ts `FilterCompiler`) is a key naming everything that makes its SQL text.
  *
  * The walk follows the compiler step by step; what shapes the SQL goes into the key:
  * - groups (AND/OR) and their order, each path by its attribute names (the model, fixed per
@@ -24,7 +21,7 @@ import { LIKE_ESCAPE, likePattern } from '../../query/operators/like.js'
 import { startsWithRanges } from '../../schema/dialects/text_search.js'
 import type { SortKey } from '../../query/sort.js'
 import type { DataContext } from '../data_manager.js'
-import { isSqlite } from './filter_sql.js'
+import { filterBinding, isSqlite } from './filter_sql.js'
 import type { ReadPlan } from './plan.js'
 import type { Binding, Shape } from './shaped.js'
 
@@ -70,19 +67,15 @@ class ShapeWalker {
     return true
   }
 
-  #bind(value: FilterScalar): FilterScalar {
-    return typeof value === 'boolean' && this.#sqlite ? Number(value) : value
-  }
-
   #scalar(c: FilterCondition, column: string | undefined) {
     switch (c.family) {
       case 'comparison':
         this.key.push(c.comparator)
-        this.bindings.push(this.#bind(c.value))
+        this.bindings.push(filterBinding(this.#sqlite, c.value))
         return
       case 'list':
         this.key.push(`${c.negated ? 'notIn' : 'in'} ${c.values.length}`)
-        for (const value of c.values) this.bindings.push(this.#bind(value))
+        for (const value of c.values) this.bindings.push(filterBinding(this.#sqlite, value))
         return
       case 'like': {
         this.bindings.push(likePattern(c), LIKE_ESCAPE)
