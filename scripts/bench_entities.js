@@ -125,12 +125,15 @@ async function openDriver() {
 // ---------------------------------------------------------------------------------------------
 
 const ITEM_COLUMNS = 'id, code, name, price, quantity, active, version, category_id'
+/** The page with its category joined, as the API's loader folds a to-one reference (folds.ts). */
+const PAGE = `select i.id, i.code, i.name, i.price, i.quantity, i.active, i.version,
+  c.id as category_id, c.name as category_name
+  from bench_item i left join bench_category c on c.id = i.category_id`
 
-function itemJson(row, categories) {
-  const category = categories.get(row.category_id)
+function itemJson(row) {
   const out = {
     _entityName: 'bench_Item',
-    _instanceName: `${row.name} (${category?.name ?? ''})`,
+    _instanceName: `${row.name} (${row.category_name ?? ''})`,
     id: String(row.id),
     code: row.code,
     name: row.name,
@@ -139,30 +142,15 @@ function itemJson(row, categories) {
     active: Boolean(row.active),
     version: row.version,
   }
-  if (category) {
+  if (row.category_id !== null) {
     out.category = {
       _entityName: 'bench_Category',
-      _instanceName: category.name,
-      id: String(category.id),
-      name: category.name,
+      _instanceName: row.category_name,
+      id: String(row.category_id),
+      name: row.category_name,
     }
   }
   return out
-}
-
-/** The page plus ONE batched statement for the categories (as the API's loader does). */
-async function itemsJson(db, rows) {
-  const ids = [...new Set(rows.map((r) => r.category_id).filter(Boolean))]
-  const categories = new Map()
-  if (ids.length) {
-    const marks = ids.map(() => '?').join(', ')
-    for (const c of await db.query(
-      `select id, name from bench_category where id in (${marks})`,
-      ids
-    ))
-      categories.set(c.id, c)
-  }
-  return rows.map((r) => itemJson(r, categories))
 }
 
 function readBody(req) {
@@ -199,23 +187,23 @@ async function floorServer() {
       const url = new URL(req.url, 'http://floor')
       const [, , , , id] = url.pathname.split('/') // /rest/entities/bench_Item/{id|search}
       if (req.method === 'GET' && !id) {
-        const rows = await db.query(`select ${ITEM_COLUMNS} from bench_item order by id limit ?`, [
+        const rows = await db.query(`${PAGE} order by i.id limit ?`, [
           Number(url.searchParams.get('limit') ?? 20),
         ])
-        return send(res, 200, await itemsJson(db, rows))
+        return send(res, 200, rows.map(itemJson))
       }
       if (req.method === 'GET' && id === 'search') {
         const filter = JSON.parse(url.searchParams.get('filter'))
         const rows = await db.query(
-          `select ${ITEM_COLUMNS} from bench_item where active = ? and quantity > ? order by id limit ?`,
+          `${PAGE} where i.active = ? and i.quantity > ? order by i.id limit ?`,
           [activeTrue, filter.conditions[1].value, Number(url.searchParams.get('limit') ?? 20)]
         )
-        return send(res, 200, await itemsJson(db, rows))
+        return send(res, 200, rows.map(itemJson))
       }
       if (req.method === 'GET') {
-        const rows = await db.query(`select ${ITEM_COLUMNS} from bench_item where id = ?`, [id])
+        const rows = await db.query(`${PAGE} where i.id = ?`, [id])
         if (!rows.length) return send(res, 404, { error: 'Entity not found' })
-        return send(res, 200, (await itemsJson(db, rows))[0])
+        return send(res, 200, itemJson(rows[0]))
       }
       const body = JSON.parse(await readBody(req))
       if (req.method === 'POST') {

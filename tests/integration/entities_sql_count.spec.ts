@@ -1,9 +1,12 @@
 /**
  * No N+1 (issue 4, "queries that scale"): a page of orders with customer + lines + each line's
- * book runs one statement for the page plus one per relation level, however many rows the page
- * has. Statements are counted through knex's `query-response` event (tests/helpers/statements.ts).
+ * book runs a fixed number of statements however many rows the page has: one for the page with
+ * its to-one references joined, one per collection level with theirs (read/folds.ts), and one
+ * per reference a row-level rule covers. Statements are counted through knex's `query-response`
+ * event (tests/helpers/statements.ts).
  */
 import { FULL_ACCESS } from '#security/policy_index'
+import { compilePermissions } from '#security/compiler'
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { list } from '#engine/data/read/main'
@@ -93,12 +96,114 @@ test.group('Entities read: SQL statements per page', (group) => {
     assert.lengthOf(page.items, 100)
     assert.lengthOf(page.items[99].lines as unknown[], 3)
     assert.equal((page.items[0].lines as any[])[0].book.publisher.name, 'Penguin')
-    // page, customer, lines, lines.book, lines.book.publisher (instance name and _base)
+    // page + customer (joined); lines + book + book.publisher (joined)
     assert.equal(large.length, small.length)
-    assert.equal(large.length, 5, large.join('\n'))
+    assert.equal(large.length, 2, large.join('\n'))
+    assert.match(large[0], /left join .bookstore_customer. as .j1./)
+    assert.match(
+      large[1],
+      /left join .bookstore_publisher. as .j2. on .j2.\..id. = .j1.\..publisher_id./
+    )
     const withCount = await statements(() =>
       list(ctx, 'bookstore_Order', { ...options(100), returnCount: true })
     )
     assert.equal(withCount.length, large.length + 1)
+  })
+
+  test('a reference under a row-level rule keeps its own statement; hidden rows are absent', async ({
+    assert,
+  }) => {
+    const e = await engine()
+    const permissions = compilePermissions(
+      e.model,
+      {
+        version: 1,
+        resource: new Map(),
+        rowLevel: new Map([
+          [
+            'books',
+            {
+              code: 'books',
+              name: 'books',
+              description: '',
+              policies: [
+                {
+                  entity: 'bookstore_Book',
+                  type: 'filter',
+                  actions: ['read'],
+                  filter: { conditions: [{ property: 'id', operator: '<>', value: IDS.book2 }] },
+                },
+              ],
+            },
+          ],
+        ]),
+      },
+      { resourceRoles: ['system-full-access'], rowLevelRoles: ['books'] },
+      { userId: null, username: 'u', clientId: null }
+    )
+    const ctx: DataContext = {
+      db,
+      model: e.model,
+      subject: ANONYMOUS,
+      maxFetchSize: 10000,
+      maxBulkSize: 10000,
+      permissions,
+    }
+    const options = { fetchPlan: JSON.stringify(PLAN), limit: 100, sort: 'number' }
+    let page: Awaited<ReturnType<typeof list>> = { items: [] }
+    const seen = await statements(async () => (page = await list(ctx, 'bookstore_Order', options)))
+    // page + customer; lines; books (under the rule) + publisher
+    assert.lengthOf(seen, 3, seen.join('\n'))
+    assert.match(seen[2], /from .bookstore_book. as .r. left join .bookstore_publisher. as .j1./)
+    const order = page.items.find((o) => o.number === 'ORD-2025-000001')!
+    const lines = (order.lines as any[]).sort((x, y) => x.quantity - y.quantity)
+    assert.deepEqual(
+      lines.map((l) => [l.quantity, l.book?.id ?? null, l.book?.publisher?.name ?? null]),
+      [
+        [1, IDS.book1, 'Penguin'],
+        [2, null, null],
+        [3, IDS.book1, 'Penguin'],
+      ]
+    )
+    assert.equal((order.customer as any).id, IDS.alice)
+  })
+
+  test('the same reference with other nested plans: each answer has its own columns', async ({
+    assert,
+  }) => {
+    const e = await engine()
+    const ctx: DataContext = {
+      db,
+      model: e.model,
+      subject: ANONYMOUS,
+      maxFetchSize: 10000,
+      maxBulkSize: 10000,
+      permissions: FULL_ACCESS,
+    }
+    const plan = (customer: string) =>
+      JSON.stringify({
+        entity: 'bookstore_Order',
+        properties: ['number', { name: 'customer', fetchPlan: customer }],
+      })
+    const keys = async (customer: string) => {
+      const page = await list(ctx, 'bookstore_Order', {
+        fetchPlan: plan(customer),
+        limit: 3,
+        sort: 'number',
+      })
+      return page.items.map((o) =>
+        Object.keys(o.customer as object)
+          .sort()
+          .join(',')
+      )
+    }
+    // Cold, then warm (the statement's shape cached): the keys must not mix the two plans.
+    const name = await keys('_instance_name')
+    const base = await keys('_base')
+    assert.notDeepEqual(name, base)
+    assert.include(base[0], 'email')
+    assert.notInclude(name[0], 'email')
+    assert.deepEqual(await keys('_instance_name'), name)
+    assert.deepEqual(await keys('_base'), base)
   })
 })

@@ -2,7 +2,9 @@
  * Executes a read plan: ONE statement for the root page (filter as EXISTS subqueries, sort
  * through to-one paths as LEFT JOINs) and ONE batched statement per relation of each plan level
  * (to-one: `id in (...)`, inverse/one-to-many: `fk in (...)`, many-to-many: through the link
- * table), never one per row. Soft-deleted rows are hidden at every level.
+ * table), never one per row. To-one references held by the level's own foreign keys are joined
+ * into its statement instead when no row-level rule applies to them (folds.ts). Soft-deleted
+ * rows are hidden at every level.
  */
 import type { AttributeMeta, EntityMeta } from '../../metadata/model.js'
 import type { PlanNode } from '../../query/fetch_plans.js'
@@ -10,6 +12,8 @@ import type { SortKey } from '../../query/sort.js'
 import type { DataContext } from '../data_manager.js'
 import type { Builder } from './filter_sql.js'
 import { Aliases, FilterCompiler, applyRowRules, live } from './filter_sql.js'
+import { NO_FOLDS, applyFolds, attachFolds, foldsFor, planColumns } from './folds.js'
+import type { Fold, FoldSet } from './folds.js'
 import type { ReadPlan } from './plan.js'
 import { orderColumn, rootShape } from './shapes.js'
 import { isBinding, readRows } from './shaped.js'
@@ -37,14 +41,7 @@ function columns(entity: EntityMeta, plan: PlanNode, alias: string): string[] {
   let byAlias = columnsOf.get(plan)
   if (!byAlias) columnsOf.set(plan, (byAlias = new Map()))
   let cols = byAlias.get(alias)
-  if (!cols) {
-    const out = new Set([`${alias}.id`])
-    for (const name of plan.properties.keys()) {
-      const a = entity.attributes.get(name)
-      if (a?.column && !a.transient) out.add(`${alias}.${a.column}`)
-    }
-    byAlias.set(alias, (cols = [...out]))
-  }
+  if (!cols) byAlias.set(alias, (cols = planColumns(entity, plan).map((c) => `${alias}.${c}`)))
   return cols
 }
 
@@ -114,9 +111,11 @@ export async function loadRoot(
   byId?: string | number
 ): Promise<LoadedRow[]> {
   const cols = columns(plan.entity, plan.load, 't0')
+  const folds = foldsFor(ctx, plan.entity, plan.load, 't0')
   const build = () => {
     const { q, aliases } = rootQuery(ctx, plan)
     q.select(...cols)
+    applyFolds(q, folds)
     if (byId !== undefined) q.where('t0.id', byId)
     else {
       applySort(ctx, q, plan.sort, aliases)
@@ -125,10 +124,26 @@ export async function loadRoot(
     }
     return q
   }
-  const found = await readRows(ctx, build, rootShape(ctx, plan, cols, byId))
+  const selected = folds.key ? [...cols, folds.key] : cols
+  const found = await readRows(ctx, build, rootShape(ctx, plan, selected, byId))
   const rows: LoadedRow[] = found.map((row) => ({ row, rel: new Map() }))
-  await loadRelations(ctx, plan.entity, plan.load, rows)
+  await completeLevel(ctx, plan.entity, plan.load, rows, folds.folds)
   return rows
+}
+
+/** The relations of a level's rows: folded ones from its statement, the rest batched. */
+async function completeLevel(
+  ctx: DataContext,
+  entity: EntityMeta,
+  plan: PlanNode,
+  rows: LoadedRow[],
+  folds: Fold[]
+) {
+  const attached = attachFolds(folds, rows)
+  await loadRelations(ctx, entity, plan, rows, folds)
+  for (const [fold, children] of attached) {
+    await loadRelations(ctx, fold.target, fold.plan, children, fold.folds)
+  }
 }
 
 function chunks<T>(values: T[]): T[][] {
@@ -144,11 +159,13 @@ async function fetchBy(
   plan: PlanNode,
   ids: unknown[],
   key: { column: string; link?: { table: string; ownerColumn: string; targetColumn: string } },
-  secured = true
+  secured: boolean,
+  folds: FoldSet
 ): Promise<Record<string, unknown>[]> {
   const cols = columns(target, plan, 'r')
   const build = (part: unknown[]) => {
     const q = ctx.db.from(`${target.table} as r`).select(...cols)
+    applyFolds(q, folds)
     if (key.link) {
       const { table, ownerColumn, targetColumn } = key.link
       q.innerJoin(`${table} as l`, `l.${targetColumn}`, 'r.id')
@@ -161,10 +178,11 @@ async function fetchBy(
     return q.orderBy('r.id')
   }
   // Only the ids vary when no row-level rule applies (shaped.ts).
+  const selected = folds.key ? [...cols, folds.key] : cols
   const shape =
     secured && ctx.permissions.hasReadRules(target.name)
       ? null
-      : `in|${target.table}|${cols.join(',')}|${key.column}|${Object.values(key.link ?? {}).join(',')}`
+      : `in|${target.table}|${selected.join(',')}|${key.column}|${Object.values(key.link ?? {}).join(',')}`
   const out: Record<string, unknown>[] = []
   for (const part of chunks(ids)) {
     const exact =
@@ -185,23 +203,26 @@ async function relatedRows(
   target: EntityMeta,
   sub: PlanNode,
   parents: LoadedRow[],
-  secured: boolean
+  secured: boolean,
+  folds: FoldSet
 ): Promise<Record<string, unknown>[]> {
   if (a.column) {
     const keys = distinct(parents.map((p) => p.row[a.column!]))
-    return fetchBy(ctx, target, sub, keys, { column: 'r.id' }, secured)
+    return fetchBy(ctx, target, sub, keys, { column: 'r.id' }, secured, folds)
   }
   const parentIds = distinct(parents.map((p) => p.row.id))
   const mapped = target.attributes.get(a.mappedBy ?? '')
   const link = a.linkTable ?? mapped?.linkTable
   if (a.linkTable)
-    return fetchBy(ctx, target, sub, parentIds, { column: '', link: a.linkTable }, secured)
+    return fetchBy(ctx, target, sub, parentIds, { column: '', link: a.linkTable }, secured, folds)
   if (link) {
     const swapped = { ...link, ownerColumn: link.targetColumn, targetColumn: link.ownerColumn }
-    return fetchBy(ctx, target, sub, parentIds, { column: '', link: swapped }, secured)
+    return fetchBy(ctx, target, sub, parentIds, { column: '', link: swapped }, secured, folds)
   }
-  if (mapped?.column)
-    return fetchBy(ctx, target, sub, parentIds, { column: `r.${mapped.column}` }, secured)
+  if (mapped?.column) {
+    const key = { column: `r.${mapped.column}` }
+    return fetchBy(ctx, target, sub, parentIds, key, secured, folds)
+  }
   return []
 }
 
@@ -230,20 +251,26 @@ function noteHidden(
   }
 }
 
-/** Loads each relation of `plan` for `parents` (one statement per relation), then recurses. */
-export async function loadRelations(
+/**
+ * Loads each relation of `plan` for `parents` (one statement per relation), then recurses; the
+ * relations `folded` into the parents' statement are already set.
+ */
+async function loadRelations(
   ctx: DataContext,
   entity: EntityMeta,
   plan: PlanNode,
-  parents: LoadedRow[]
+  parents: LoadedRow[],
+  folded: Fold[]
 ) {
   if (parents.length === 0) return
   for (const [name, sub] of plan.properties) {
     const a = entity.attributes.get(name)
     if (!sub || !a || a.kind === 'datatype' || a.transient) continue
+    if (folded.some((f) => f.attribute === a)) continue
     const target = ctx.model.entity(a.target!)!
+    const folds = foldsFor(ctx, target, sub, 'r')
     const fetch = (node: PlanNode, secured = true) =>
-      relatedRows(ctx, a, target, node, parents, secured)
+      relatedRows(ctx, a, target, node, parents, secured, secured ? folds : NO_FOLDS)
     const rows = await fetch(sub)
     const keyOf = (p: LoadedRow) => (a.column ? p.row[a.column!] : p.row.id)
     if (ctx.securityTokens && ctx.permissions.hasReadRules(target.name)) {
@@ -267,6 +294,6 @@ export async function loadRelations(
       const found = byOwner.get(String(keyOf(p))) ?? []
       p.rel.set(name, isToMany(a) ? found : (found[0] ?? null))
     }
-    await loadRelations(ctx, target, sub, [...byId.values()])
+    await completeLevel(ctx, target, sub, [...byId.values()], folds.folds)
   }
 }

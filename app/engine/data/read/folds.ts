@@ -1,0 +1,190 @@
+/**
+ * To-one references folded into their parent's statement: a reference the plan loads, held by
+ * a foreign key of the parent's own row (MANY_TO_ONE, owning ONE_TO_ONE), is LEFT JOINed to the
+ * parent's statement instead of being fetched by a batched statement of its own. A page of
+ * orders with `_base` (customer, currency) is then one statement, not three; the response of a
+ * create or update one read, not two.
+ *
+ * A reference is folded only when no row-level read rule of the subject applies to its target
+ * (rules add statements and hidden-id bookkeeping of their own: those references keep their
+ * batched statement, loader.ts). The fold follows the target's plan to its own to-one
+ * references (a chain of joins), at most MAX_FOLDS joins per statement. Soft-deleted targets
+ * are joined as absent (the condition is in the join's ON clause), as the batch hides them.
+ *
+ * Each joined column comes back as `__<alias>_<column>`; `attachFolds` turns them into the
+ * related LoadedRows, one per target id and fold, shared by the parents that refer to it.
+ */
+import type { AttributeMeta, EntityMeta } from '../../metadata/model.js'
+import type { PlanNode } from '../../query/fetch_plans.js'
+import type { DataContext } from '../data_manager.js'
+import type { Builder } from './filter_sql.js'
+import type { LoadedRow } from './loader.js'
+
+/** Joins per statement: a wide `_base` stays one statement; deeper chains are batched. */
+const MAX_FOLDS = 8
+
+export interface Fold {
+  attribute: AttributeMeta
+  target: EntityMeta
+  /** The reference's nested plan. */
+  plan: PlanNode
+  /** The join's alias (`j1`...) and the alias of the row holding the foreign key. */
+  alias: string
+  from: string
+  /** The target columns the nested plan needs (unqualified; `id` first)... */
+  columns: string[]
+  /** ...and the names they come back as in the statement's rows (`__j1_name`). */
+  keys: string[]
+  folds: Fold[]
+}
+
+type Row = Record<string, unknown>
+
+const isFoldable = (a: AttributeMeta | undefined): a is AttributeMeta =>
+  !!a &&
+  a.kind !== 'datatype' &&
+  !a.transient &&
+  !!a.column &&
+  (a.cardinality === 'MANY_TO_ONE' || a.cardinality === 'ONE_TO_ONE')
+
+/** The columns of `entity` that `plan` needs: id, datatype attributes, foreign keys. */
+export function planColumns(entity: EntityMeta, plan: PlanNode): string[] {
+  const out = new Set(['id'])
+  for (const name of plan.properties.keys()) {
+    const a = entity.attributes.get(name)
+    if (a?.column && !a.transient) out.add(a.column)
+  }
+  return [...out]
+}
+
+/** The folds of one statement, with what they add to its SQL. */
+export interface FoldSet {
+  folds: Fold[]
+  /** The select list entries (`j1.name as __j1_name`). */
+  selects: string[]
+  /** What the folds add to the statement's SQL text, for its shape key (shapes.ts). */
+  key: string
+}
+
+export const NO_FOLDS: FoldSet = { folds: [], selects: [], key: '' }
+
+/** Per plan node and parent alias: the folds when no row-level rule applies, and their targets. */
+const cache = new WeakMap<PlanNode, Map<string, { set: FoldSet; targets: string[] }>>()
+
+function* allFolds(folds: Fold[]): Generator<Fold> {
+  for (const f of folds) {
+    yield f
+    yield* allFolds(f.folds)
+  }
+}
+
+/** The folds of `plan` (at `alias`), breadth first; targets `excluded` are not folded. */
+function build(
+  ctx: DataContext,
+  entity: EntityMeta,
+  plan: PlanNode,
+  alias: string,
+  excluded: (target: EntityMeta) => boolean
+): FoldSet {
+  let count = 0
+  const walk = (owner: EntityMeta, node: PlanNode, from: string): Fold[] => {
+    const out: Fold[] = []
+    for (const [name, sub] of node.properties) {
+      const a = owner.attributes.get(name)
+      if (!sub || !isFoldable(a) || count >= MAX_FOLDS) continue
+      const target = ctx.model.entity(a.target!)
+      if (!target || excluded(target)) continue
+      const joinAlias = `j${++count}`
+      const columns = planColumns(target, sub)
+      const keys = columns.map((c) => `__${joinAlias}_${c}`)
+      out.push({
+        attribute: a,
+        target,
+        plan: sub,
+        alias: joinAlias,
+        from,
+        columns,
+        keys,
+        folds: [],
+      })
+    }
+    for (const f of out) f.folds = walk(f.target, f.plan, f.alias)
+    return out
+  }
+  const folds = walk(entity, plan, alias)
+  if (!folds.length) return NO_FOLDS
+  const selects: string[] = []
+  const key: string[] = []
+  for (const f of allFolds(folds)) {
+    f.columns.forEach((c, i) => selects.push(`${f.alias}.${c} as ${f.keys[i]}`))
+    key.push(`${f.from}.${f.attribute.column}>${f.target.table} ${f.alias}`)
+  }
+  return { folds, selects, key: [...selects, ...key].join(',') }
+}
+
+/** The to-one references of `plan` (at `alias`) folded for this subject. */
+export function foldsFor(
+  ctx: DataContext,
+  entity: EntityMeta,
+  plan: PlanNode,
+  alias: string
+): FoldSet {
+  let byAlias = cache.get(plan)
+  if (!byAlias) cache.set(plan, (byAlias = new Map()))
+  let open = byAlias.get(alias)
+  if (!open) {
+    const set = build(ctx, entity, plan, alias, () => false)
+    const targets = [...new Set([...allFolds(set.folds)].map((f) => f.target.name))]
+    byAlias.set(alias, (open = { set, targets }))
+  }
+  // A row-level rule on a target keeps that reference (and what lies beyond it) batched.
+  if (!open.targets.some((t) => ctx.permissions.hasReadRules(t))) return open.set
+  return build(ctx, entity, plan, alias, (target) => ctx.permissions.hasReadRules(target.name))
+}
+
+/** LEFT JOINs the folds' tables to `q` (live rows only) and selects their columns. */
+export function applyFolds(q: Builder, set: FoldSet) {
+  for (const f of allFolds(set.folds)) {
+    const softDelete = f.target.traits.has('softDelete')
+    q.leftJoin(`${f.target.table} as ${f.alias}`, (on: any) => {
+      on.on(`${f.alias}.id`, '=', `${f.from}.${f.attribute.column}`)
+      if (softDelete) on.andOnNull(`${f.alias}.deleted_date`)
+    })
+  }
+  if (set.selects.length) q.select(...set.selects)
+}
+
+/**
+ * Sets each folded relation of `parents` from their statement's rows (`flat`: a parent's own
+ * row, or the row of the statement that loaded its ancestor). Returns each fold with the rows
+ * it made, for loading their other relations.
+ */
+export function attachFolds(
+  folds: Fold[],
+  parents: LoadedRow[],
+  flat: (p: LoadedRow, i: number) => Row = (p) => p.row,
+  out: [Fold, LoadedRow[]][] = []
+): [Fold, LoadedRow[]][] {
+  for (const f of folds) {
+    const byId = new Map<string, LoadedRow>()
+    const children: LoadedRow[] = []
+    const sources: Row[] = []
+    parents.forEach((p, i) => {
+      const source = flat(p, i)
+      const id = source[f.keys[0]]
+      if (id === null || id === undefined) return p.rel.set(f.attribute.name, null)
+      let node = byId.get(String(id))
+      if (!node) {
+        const row: Row = {}
+        for (let c = 0; c < f.columns.length; c++) row[f.columns[c]] = source[f.keys[c]]
+        byId.set(String(id), (node = { row, rel: new Map() }))
+        children.push(node)
+        sources.push(source)
+      }
+      p.rel.set(f.attribute.name, node)
+    })
+    out.push([f, children])
+    attachFolds(f.folds, children, (_, i) => sources[i], out)
+  }
+  return out
+}
