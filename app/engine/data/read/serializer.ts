@@ -4,7 +4,7 @@
  * references as nested objects per the nested plan, collections as arrays; an entity reached
  * again on its own path is written as its three meta keys only.
  */
-import type { EntityMeta, Model } from '../../metadata/model.js'
+import type { AttributeMeta, EntityMeta, Model } from '../../metadata/model.js'
 import type { PlanNode } from '../../query/fetch_plans.js'
 import { instanceNameTemplate } from '../../query/fetch_plans.js'
 import type { EntityJson } from '../data_manager.js'
@@ -97,6 +97,21 @@ export function serialize(
   return serializeNode(model, entity, plan, node, options, new Set(ancestry))
 }
 
+/** Per plan level: its attributes in meta-class order, and whether any is a relation. */
+const fieldsOf = new WeakMap<PlanNode, { fields: AttributeMeta[]; relations: boolean }>()
+
+function fields(entity: EntityMeta, plan: PlanNode) {
+  let found = fieldsOf.get(plan)
+  if (!found) {
+    const list = entity.attributeList.filter(
+      (a) => a.name !== 'id' && !a.transient && plan.properties.has(a.name)
+    )
+    found = { fields: list, relations: list.some((a) => a.kind !== 'datatype') }
+    fieldsOf.set(plan, found)
+  }
+  return found
+}
+
 /** `path`: the entities on the way here, added before the children and removed after them. */
 function serializeNode(
   model: Model,
@@ -116,9 +131,10 @@ function serializeNode(
     if (options.token) out.__securityToken = options.token(entity, node)
     return out
   }
-  path.add(key)
-  for (const a of entity.attributeList) {
-    if (a.name === 'id' || a.transient || !plan.properties.has(a.name)) continue
+  const { fields: list, relations } = fields(entity, plan)
+  // A level without relations cannot lead back to itself: it need not be on the path.
+  if (relations) path.add(key)
+  for (const a of list) {
     if (a.kind === 'datatype') {
       const value = a.column ? node.row[a.column] : undefined
       if (value === null || value === undefined) {
@@ -135,7 +151,7 @@ function serializeNode(
     } else if (child) out[a.name] = serializeNode(model, target, sub, child, options, path)
     else if (options.returnNulls) out[a.name] = null
   }
-  path.delete(key)
+  if (relations) path.delete(key)
   if (options.token) out.__securityToken = options.token(entity, node)
   return out
 }
