@@ -5,7 +5,7 @@
  * per reference a row-level rule covers. Statements are counted through knex's `query-response`
  * event (tests/helpers/statements.ts).
  */
-import { FULL_ACCESS } from '#security/policy_index'
+import { FULL_ACCESS, type Permissions } from '#security/policy_index'
 import { compilePermissions } from '#security/compiler'
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
@@ -60,6 +60,19 @@ async function seedOrders(n: number) {
     await db.table('bookstore_order_line').multiInsert(lines.slice(i, i + 50))
 }
 
+/** An anonymous reading context with these permissions. */
+async function context(permissions: Permissions): Promise<DataContext> {
+  const e = await engine()
+  return {
+    db,
+    model: e.model,
+    subject: ANONYMOUS,
+    maxFetchSize: 10000,
+    maxBulkSize: 10000,
+    permissions,
+  }
+}
+
 /** The SQL statements `action` ran (system tables left out). */
 async function statements(action: () => Promise<unknown>): Promise<string[]> {
   return (await observeStatements(action)).map((s) => s.sql)
@@ -75,15 +88,7 @@ test.group('Entities read: SQL statements per page', (group) => {
   test('100 orders with customer, lines and books: constant statement count', async ({
     assert,
   }) => {
-    const e = await engine()
-    const ctx: DataContext = {
-      db,
-      model: e.model,
-      subject: ANONYMOUS,
-      maxFetchSize: 10000,
-      maxBulkSize: 10000,
-      permissions: FULL_ACCESS,
-    }
+    const ctx = await context(FULL_ACCESS)
     const options = (limit: number) => ({ fetchPlan: JSON.stringify(PLAN), limit, sort: 'number' })
     let page: Awaited<ReturnType<typeof list>> = { items: [] }
     const small = await statements(
@@ -141,14 +146,7 @@ test.group('Entities read: SQL statements per page', (group) => {
       { resourceRoles: ['system-full-access'], rowLevelRoles: ['books'] },
       { userId: null, username: 'u', clientId: null }
     )
-    const ctx: DataContext = {
-      db,
-      model: e.model,
-      subject: ANONYMOUS,
-      maxFetchSize: 10000,
-      maxBulkSize: 10000,
-      permissions,
-    }
+    const ctx = await context(permissions)
     const options = { fetchPlan: JSON.stringify(PLAN), limit: 100, sort: 'number' }
     let page: Awaited<ReturnType<typeof list>> = { items: [] }
     const seen = await statements(async () => (page = await list(ctx, 'bookstore_Order', options)))
@@ -171,15 +169,7 @@ test.group('Entities read: SQL statements per page', (group) => {
   test('the same reference with other nested plans: each answer has its own columns', async ({
     assert,
   }) => {
-    const e = await engine()
-    const ctx: DataContext = {
-      db,
-      model: e.model,
-      subject: ANONYMOUS,
-      maxFetchSize: 10000,
-      maxBulkSize: 10000,
-      permissions: FULL_ACCESS,
-    }
+    const ctx = await context(FULL_ACCESS)
     const plan = (customer: string) =>
       JSON.stringify({
         entity: 'bookstore_Order',
