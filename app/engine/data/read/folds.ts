@@ -78,7 +78,7 @@ function* allFolds(folds: Fold[]): Generator<Fold> {
   }
 }
 
-/** The folds of `plan` (at `alias`), breadth first; targets `excluded` are not folded. */
+/** The folds of `plan` at `alias` (siblings first); `excluded` targets are not folded. */
 function build(
   ctx: DataContext,
   entity: EntityMeta,
