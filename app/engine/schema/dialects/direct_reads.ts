@@ -17,7 +17,7 @@ import type { Knex } from 'knex'
 import type { ConnectionContract } from '@adonisjs/lucid/types/database'
 import { ShapeCache } from './statement_shapes.js'
 import { cachePreparedStatements } from './sqlite_statements.js'
-import { statementName } from './pg_statements.js'
+import { statementName, submit } from './pg_statements.js'
 
 type Row = Record<string, unknown>
 
@@ -78,7 +78,7 @@ function pgReader(knex: Knex): DirectReader {
       const name = statementName(reader.model as object | null, sql)
       const conn = await client.acquireConnection()
       try {
-        const { rows } = await conn.query({ name, text: sql, values: bindings })
+        const { rows } = await submit(conn, { name, text: sql, values: bindings })
         report(knex, sql, bindings, rows)
         return rows
       } finally {

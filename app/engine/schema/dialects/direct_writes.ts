@@ -28,7 +28,7 @@ import type {
 import { report, sqliteValue } from './direct_reads.js'
 import { groupCommit } from './sqlite_group_commit.js'
 import { ShapeCache, type StatementShape } from './statement_shapes.js'
-import { isPrepared, statementName } from './pg_statements.js'
+import { isPrepared, statementName, submit, type PgStatement } from './pg_statements.js'
 
 type Row = Record<string, unknown>
 
@@ -130,9 +130,14 @@ function sqliteExecute(conn: any): Execute {
  * `BEGIN`, then the statement's own messages and Sync (an error in the statement leaves the
  * transaction failed; the caller rolls back). The results are BEGIN's, then the statement's.
  */
-const PgQuery = pg.Query as unknown as new (config: pg.QueryConfig & { queryMode: string }) => any
+const PgQuery = pg.Query as unknown as new (...args: any[]) => any
 
 class BeginThen extends PgQuery {
+  /** The extended protocol even without values: `prepare` below puts BEGIN in front. */
+  requiresPreparation() {
+    return true
+  }
+
   prepare(connection: any) {
     connection.parse({ text: 'BEGIN' })
     connection.bind({})
@@ -141,13 +146,9 @@ class BeginThen extends PgQuery {
   }
 }
 
-function beginThen(conn: pg.PoolClient, statement: pg.QueryConfig) {
-  return new Promise<pg.QueryResult>((resolve, reject) => {
-    const query = new BeginThen({ ...statement, queryMode: 'extended' })
-    query.callback = (error: Error | null, results: pg.QueryResult[]) =>
-      error ? reject(error) : resolve(results[results.length - 1])
-    conn.query(query as any)
-  })
+async function beginThen(conn: pg.PoolClient, statement: PgStatement) {
+  const results = await submit<pg.QueryResult[]>(conn, statement, BeginThen)
+  return results[results.length - 1]
 }
 
 /**
@@ -158,17 +159,17 @@ function beginThen(conn: pg.PoolClient, statement: pg.QueryConfig) {
  */
 function pgTransaction(conn: pg.PoolClient, generation: object | null) {
   let begun = false
-  const run = async (statement: pg.QueryConfig) => {
-    if (begun) return conn.query(statement)
+  const run = async (statement: PgStatement) => {
+    if (begun) return submit(conn, statement)
     begun = true
     if (statement.name === undefined || isPrepared(conn, statement.name))
       return beginThen(conn, statement)
     await conn.query('BEGIN')
-    return conn.query(statement)
+    return submit(conn, statement)
   }
   const execute: Execute = async ({ method, sql, bindings, returning }) => {
     const name = statementName(generation, sql)
-    const result = await run({ name, text: sql, values: bindings as unknown[] })
+    const result = await run({ name, text: sql, values: bindings })
     if (method === 'select' || method === 'first' || returning) return result.rows as Row[]
     if (method === 'update' || method === 'del') return result.rowCount as number
     return result

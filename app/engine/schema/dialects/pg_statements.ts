@@ -16,6 +16,8 @@
  *   statements run unnamed. A connection prepares only the names it runs; an older model's
  *   statements stay prepared on a connection until the pool closes it (idle for 30 s).
  */
+import pg from 'pg'
+
 const PREPARE_AFTER = 2
 const MAX_NAMED = 256
 
@@ -55,3 +57,33 @@ export function statementName(generation: object | null, sql: string): string | 
 /** Whether `name` is already prepared on the pg connection `conn` (node-postgres' own record). */
 export const isPrepared = (conn: any, name: string | undefined) =>
   name !== undefined && conn.connection?.parsedStatements?.[name] !== undefined
+
+/** A statement as the direct paths run it: its text, values and prepared-statement name. */
+export interface PgStatement {
+  name: string | undefined
+  text: string
+  values: readonly unknown[]
+}
+
+type QueryClass = new (text: string, values: unknown[], callback: Callback) => any
+type Callback = (error: Error | null, result: any) => void
+
+/**
+ * Runs `statement` on `conn` as a `Query` (or a subclass). Built from its text, not from a
+ * config object: node-postgres copies a config object property by property on every query,
+ * which is measurable on the hot path. Resolves with pg's result (an array when the query has
+ * several).
+ */
+export function submit<R = pg.QueryResult>(
+  conn: pg.ClientBase,
+  statement: PgStatement,
+  Kind: QueryClass = pg.Query as unknown as QueryClass
+): Promise<R> {
+  return new Promise((resolve, reject) => {
+    const query = new Kind(statement.text, statement.values as unknown[], (error, result) =>
+      error ? reject(error) : resolve(result)
+    )
+    if (statement.name !== undefined) query.name = statement.name
+    conn.query(query)
+  })
+}
