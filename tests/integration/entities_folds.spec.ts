@@ -1,0 +1,103 @@
+/**
+ * Folded to-one references (app/engine/data/read/folds.ts) along a chain longer than one
+ * statement may join: a node's parent's parent... 11 levels up the same table. What a user sees:
+ * every level is there and right, soft-deleted parents read as absent, and the statement count
+ * stays fixed (8 joins in the first statement, the rest from one batch with joins of its own),
+ * the same through a warm shape cache.
+ */
+import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
+import { resetDatabase } from '#tests/helpers/database'
+import { applyDoc, fullAccessData, numberedId } from '#tests/helpers/engine'
+import { observeStatements } from '#tests/helpers/statements'
+
+const id = numberedId
+const DEPTH = 11
+
+/** `parent` nested `depth` levels deep. */
+function chainPlan(depth: number): Record<string, unknown> {
+  const properties: unknown[] = ['name']
+  if (depth > 0) properties.push({ name: 'parent', fetchPlan: chainPlan(depth - 1) })
+  return { properties }
+}
+
+/** The names up the chain of `node`, as the response nests them. */
+function names(node: any): string[] {
+  const out: string[] = []
+  for (let at = node.parent; at; at = at.parent) out.push(at.name)
+  return out
+}
+
+test.group('entities: folded to-one references', (group) => {
+  group.each.setup(async () => {
+    await resetDatabase()
+    await applyDoc({
+      entities: [
+        {
+          name: 'fo_Node',
+          idType: 'uuid',
+          traits: ['softDelete'],
+          instanceName: 'name',
+          attributes: [
+            { name: 'name', type: 'string', length: 20 },
+            { name: 'parent', type: 'association', cardinality: 'MANY_TO_ONE', target: 'fo_Node' },
+          ],
+        },
+      ],
+    })
+    // n0 <- n1 <- ... <- n11
+    for (let n = 0; n <= DEPTH; n++) {
+      await db
+        .table('fo_node')
+        .insert({ id: id(n), name: `n${n}`, parent_id: n ? id(n - 1) : null })
+    }
+  })
+
+  test('an 11-level chain: every level, two statements, the same when warm', async ({ assert }) => {
+    const dm = await fullAccessData()
+    const plan = JSON.stringify({ entity: 'fo_Node', ...chainPlan(DEPTH) })
+    const expected = Array.from({ length: DEPTH }, (_, i) => `n${DEPTH - 1 - i}`)
+    for (const round of ['cold', 'warm']) {
+      let node: any
+      const seen = await observeStatements(async () => {
+        node = await dm.load('fo_Node', id(DEPTH), { fetchPlan: plan })
+      })
+      assert.deepEqual(names(node), expected, round)
+      assert.lengthOf(seen, 2, `${round}: ${seen.map((s) => s.sql).join('\n')}`)
+      assert.match(seen[0].sql, /as .j8. on .j8.\..id. = .j7.\..parent_id./)
+      assert.notMatch(seen[0].sql, /j9/)
+      assert.match(seen[1].sql, /from .fo_node. as .r. left join .fo_node. as .j1./)
+    }
+  })
+
+  test('a soft-deleted parent ends the chain at every depth, joined or batched', async ({
+    assert,
+  }) => {
+    await db.from('fo_node').where('id', id(5)).update({ deleted_date: new Date().toISOString() })
+    const dm = await fullAccessData()
+    const plan = JSON.stringify({ entity: 'fo_Node', ...chainPlan(DEPTH) })
+    const node: any = await dm.load('fo_Node', id(DEPTH), { fetchPlan: plan })
+    assert.deepEqual(names(node), ['n10', 'n9', 'n8', 'n7', 'n6'])
+    let n6 = node
+    while (n6.name !== 'n6') n6 = n6.parent
+    assert.notProperty(n6, 'parent')
+    const page = await dm.list('fo_Node', { fetchPlan: plan, sort: 'name' })
+    // n5 itself is hidden; n6 and above stop at n6, n4 and below reach n0.
+    assert.deepEqual(
+      page.items.map((n) => [n.name, names(n).length]),
+      [
+        ['n0', 0],
+        ['n1', 1],
+        ['n10', 4],
+        ['n11', 5],
+        ['n2', 2],
+        ['n3', 3],
+        ['n4', 4],
+        ['n6', 0],
+        ['n7', 1],
+        ['n8', 2],
+        ['n9', 3],
+      ]
+    )
+  })
+})
