@@ -14,7 +14,8 @@ import {
   type InspectedTable,
 } from '#engine/main'
 import { DataManager } from '#engine/data/data_manager'
-import { FULL_ACCESS } from '#security/policy_index'
+import { FULL_ACCESS, type Permissions } from '#security/policy_index'
+import { compilePermissions } from '#security/compiler'
 import { ANONYMOUS } from '#security/subject'
 
 type InspectedColumn = InspectedTable['columns'][number]
@@ -203,3 +204,27 @@ export async function fullAccessData(limits = 1000): Promise<DataManager> {
 
 /** A readable, valid UUID for fixture row `n` (`00000000-0000-4000-8000-000000000042`). */
 export const numberedId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
+
+/**
+ * Full access plus one row-level role: read rows of `entity` only where `filter` holds
+ * (compiled for the user `username`, e.g. for `:current_user_username`).
+ */
+export async function readRulePermissions(
+  entity: string,
+  filter: Record<string, unknown>,
+  username = 'me'
+): Promise<Permissions> {
+  const role = { code: 'rule', name: 'rule', description: '' }
+  return compilePermissions(
+    (await engine()).model,
+    {
+      version: 1,
+      resource: new Map(),
+      rowLevel: new Map([
+        ['rule', { ...role, policies: [{ entity, type: 'filter', actions: ['read'], filter }] }],
+      ]),
+    },
+    { resourceRoles: ['system-full-access'], rowLevelRoles: ['rule'] },
+    { userId: null, username, clientId: null }
+  )
+}

@@ -6,13 +6,12 @@
  * event (tests/helpers/statements.ts).
  */
 import { FULL_ACCESS, type Permissions } from '#security/policy_index'
-import { compilePermissions } from '#security/compiler'
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { list } from '#engine/data/read/main'
 import type { DataContext } from '#engine/data/data_manager'
 import { ANONYMOUS } from '#security/subject'
-import { engine } from '#tests/helpers/engine'
+import { engine, readRulePermissions } from '#tests/helpers/engine'
 import { observeStatements } from '#tests/helpers/statements'
 import { IDS, loadDemo, seedBasics, uuid } from '#tests/helpers/entities_read'
 
@@ -118,34 +117,9 @@ test.group('Entities read: SQL statements per page', (group) => {
   test('a reference under a row-level rule keeps its own statement; hidden rows are absent', async ({
     assert,
   }) => {
-    const e = await engine()
-    const permissions = compilePermissions(
-      e.model,
-      {
-        version: 1,
-        resource: new Map(),
-        rowLevel: new Map([
-          [
-            'books',
-            {
-              code: 'books',
-              name: 'books',
-              description: '',
-              policies: [
-                {
-                  entity: 'bookstore_Book',
-                  type: 'filter',
-                  actions: ['read'],
-                  filter: { conditions: [{ property: 'id', operator: '<>', value: IDS.book2 }] },
-                },
-              ],
-            },
-          ],
-        ]),
-      },
-      { resourceRoles: ['system-full-access'], rowLevelRoles: ['books'] },
-      { userId: null, username: 'u', clientId: null }
-    )
+    const permissions = await readRulePermissions('bookstore_Book', {
+      conditions: [{ property: 'id', operator: '<>', value: IDS.book2 }],
+    })
     const ctx = await context(permissions)
     const options = { fetchPlan: JSON.stringify(PLAN), limit: 100, sort: 'number' }
     let page: Awaited<ReturnType<typeof list>> = { items: [] }

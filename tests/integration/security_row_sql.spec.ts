@@ -9,11 +9,10 @@ import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { DataManager } from '#engine/data/data_manager'
 import { bumpVersion } from '#engine/metadata/store'
-import { compilePermissions } from '#security/compiler'
 import { permissionsFor } from '#security/main'
 import type { UserSubject } from '#security/subject'
 import { resetDatabase } from '#tests/helpers/database'
-import { engine, importDoc, numberedId } from '#tests/helpers/engine'
+import { engine, importDoc, numberedId, readRulePermissions } from '#tests/helpers/engine'
 import { createUser } from '#tests/helpers/oauth'
 import { observeStatements } from '#tests/helpers/statements'
 
@@ -51,37 +50,9 @@ test.group('security: row-level filters run in SQL', (group) => {
     assert,
   }) => {
     const e = await engine()
-    const permissions = compilePermissions(
-      e.model,
-      {
-        version: 1,
-        resource: new Map(),
-        rowLevel: new Map([
-          [
-            'own',
-            {
-              code: 'own',
-              name: 'own',
-              description: '',
-              policies: [
-                {
-                  entity: ENTITY,
-                  type: 'filter',
-                  actions: ['read'],
-                  filter: {
-                    conditions: [
-                      { property: 'ownerName', operator: '=', value: ':current_user_username' },
-                    ],
-                  },
-                },
-              ],
-            },
-          ],
-        ]),
-      },
-      { resourceRoles: ['system-full-access'], rowLevelRoles: ['own'] },
-      { userId: null, username: 'me', clientId: null }
-    )
+    const permissions = await readRulePermissions(ENTITY, {
+      conditions: [{ property: 'ownerName', operator: '=', value: ':current_user_username' }],
+    })
     const subject: UserSubject = {
       kind: 'user',
       userId: 'x',
