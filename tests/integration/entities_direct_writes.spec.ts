@@ -80,10 +80,8 @@ test.group('entities: direct write transactions', (group) => {
       const deleted = await trx.from('dw_crate').where('id', id(9)).delete()
       return { inserted, all, first, none, updated, deleted }
     })
-    // As knex: the returned ids on PostgreSQL. SQLite has no RETURNING here: knex's
-    // `[lastInsertRowid]`, which a table stored WITHOUT ROWID (dw_crate) does not set.
-    if (dialect() === 'pg') assert.deepEqual(result.inserted, [{ id: id(2) }])
-    else assert.isNumber((result.inserted as unknown[])[0])
+    // As knex: the returned ids on PostgreSQL; SQLite has no RETURNING here, so the rowid.
+    assert.deepEqual(result.inserted, dialect() === 'pg' ? [{ id: id(2) }] : [2])
     assert.deepEqual(result.all, [{ label: 'first' }, { label: 'second' }])
     assert.equal(result.first?.label, 'second')
     assert.isNull(result.none)

@@ -61,56 +61,11 @@ function columnSql(column: ColumnSpec, inlinePk: boolean): string {
   return sql
 }
 
-/** The most bytes a row of a clustered table may declare (a quarter of a 4 KiB page). */
-const CLUSTERED_ROW_BYTES = 1024
-
-/** The most bytes a column's values declare (text as its length in characters); null: unbounded. */
-function declaredBytes(type: ColumnType): number | null {
-  switch (type.kind) {
-    case 'text':
-    case 'json':
-      return null
-    case 'string':
-      return type.length ?? 255
-    case 'enum':
-      return 255
-    case 'file':
-      return 1024
-    case 'uuid':
-      return 36
-    case 'decimal':
-      return 2 + (type.precision ?? 19)
-    default:
-      return 8
-  }
-}
-
-/**
- * Whether the table is stored WITHOUT ROWID, clustered on its primary key: when the key is not
- * an integer (uuid and string ids, link tables) and its rows are small. A row by id is then one
- * b-tree search instead of two (the key's index, then the table), and pages and searches in key
- * order read the rows directly. An integer key already is the rowid. Rows that may be large
- * (text or json columns, or more than CLUSTERED_ROW_BYTES declared) keep a rowid: a clustered
- * b-tree holds whole rows in its interior pages too (https://sqlite.org/withoutrowid.html).
- */
-export function clustered(table: TableSpec): boolean {
-  let bytes = 0
-  for (const column of table.columns) {
-    if (column.primaryKey && (column.autoIncrement || column.type.kind === 'int')) return false
-    if (column.primaryKey && column.type.kind === 'long') return false
-    const size = declaredBytes(column.type)
-    if (size === null) return false
-    bytes += size
-  }
-  return table.primaryKey.length > 0 && bytes <= CLUSTERED_ROW_BYTES
-}
-
 function createTableSql(table: TableSpec, name = table.name): string {
   const single = table.primaryKey.length === 1
   const parts = table.columns.map((c) => columnSql(c, single))
   if (!single) parts.push(`PRIMARY KEY (${columnList(table.primaryKey)})`)
-  const options = clustered(table) ? ' WITHOUT ROWID' : ''
-  return `CREATE TABLE ${quote(name)} (${parts.join(', ')})${options}`
+  return `CREATE TABLE ${quote(name)} (${parts.join(', ')})`
 }
 
 /** Does this operation need the table to be rebuilt on SQLite? */
