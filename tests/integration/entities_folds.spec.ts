@@ -1,7 +1,8 @@
 /**
  * Folded to-one references (app/engine/data/read/folds.ts) along a chain longer than one
  * statement may join: a node's parent's parent... 11 levels up the same table. What a user sees:
- * every level is there and right, soft-deleted parents read as absent, and the statement count
+ * every level is there and right (a column named up to the identifier limit included),
+ * soft-deleted parents read as absent, and the statement count
  * stays fixed (8 joins in the first statement, the rest from one batch with joins of its own),
  * the same through a warm shape cache.
  */
@@ -10,13 +11,16 @@ import db from '@adonisjs/lucid/services/db'
 import { resetDatabase } from '#tests/helpers/database'
 import { applyDoc, fullAccessData, numberedId } from '#tests/helpers/engine'
 import { observeStatements } from '#tests/helpers/statements'
+import { columnNameFor } from '#engine/metadata/naming'
 
 const id = numberedId
 const DEPTH = 11
+/** A column name of 60 characters: with a prefix, past PostgreSQL's 63-byte identifiers. */
+const LONG = 'noteWithANameLongEnoughToReachTheLimitOfSqlIdents'
 
 /** `parent` nested `depth` levels deep. */
 function chainPlan(depth: number): Record<string, unknown> {
-  const properties: unknown[] = ['name']
+  const properties: unknown[] = ['name', LONG]
   if (depth > 0) properties.push({ name: 'parent', fetchPlan: chainPlan(depth - 1) })
   return { properties }
 }
@@ -24,7 +28,10 @@ function chainPlan(depth: number): Record<string, unknown> {
 /** The names up the chain of `node`, as the response nests them. */
 function names(node: any): string[] {
   const out: string[] = []
-  for (let at = node.parent; at; at = at.parent) out.push(at.name)
+  for (let at = node.parent; at; at = at.parent) {
+    if (at[LONG] !== `note of ${at.name}`) throw new Error(`${at.name}: ${at[LONG]}`)
+    out.push(at.name)
+  }
   return out
 }
 
@@ -40,6 +47,7 @@ test.group('entities: folded to-one references', (group) => {
           instanceName: 'name',
           attributes: [
             { name: 'name', type: 'string', length: 20 },
+            { name: LONG, type: 'string', length: 20 },
             { name: 'parent', type: 'association', cardinality: 'MANY_TO_ONE', target: 'fo_Node' },
           ],
         },
@@ -47,9 +55,12 @@ test.group('entities: folded to-one references', (group) => {
     })
     // n0 <- n1 <- ... <- n11
     for (let n = 0; n <= DEPTH; n++) {
-      await db
-        .table('fo_node')
-        .insert({ id: id(n), name: `n${n}`, parent_id: n ? id(n - 1) : null })
+      await db.table('fo_node').insert({
+        id: id(n),
+        name: `n${n}`,
+        [columnNameFor(LONG)]: `note of n${n}`,
+        parent_id: n ? id(n - 1) : null,
+      })
     }
   })
 

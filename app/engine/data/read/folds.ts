@@ -11,7 +11,8 @@
  * references (a chain of joins), at most MAX_FOLDS joins per statement. Soft-deleted targets
  * are joined as absent (the condition is in the join's ON clause), as the batch hides them.
  *
- * Each joined column comes back as `__<alias>_<column>`; `attachFolds` turns them into the
+ * Each joined column comes back as `__<alias>_<position>` (short whatever the column's name:
+ * PostgreSQL cuts longer identifiers at 63 bytes); `attachFolds` turns them into the
  * related LoadedRows, one per target id and fold, shared by the parents that refer to it.
  */
 import type { AttributeMeta, EntityMeta } from '../../metadata/model.js'
@@ -33,7 +34,7 @@ export interface Fold {
   from: string
   /** The target columns the nested plan needs (unqualified; `id` first)... */
   columns: string[]
-  /** ...and the names they come back as in the statement's rows (`__j1_name`). */
+  /** ...and the names they come back as in the statement's rows (`__j1_0`, `__j1_1`...). */
   keys: string[]
   folds: Fold[]
 }
@@ -60,7 +61,7 @@ export function planColumns(entity: EntityMeta, plan: PlanNode): string[] {
 /** The folds of one statement, with what they add to its SQL. */
 export interface FoldSet {
   folds: Fold[]
-  /** The select list entries (`j1.name as __j1_name`). */
+  /** The select list entries (`j1.name as __j1_1`). */
   selects: string[]
   /** What the folds add to the statement's SQL text, for its shape key (shapes.ts). */
   key: string
@@ -96,7 +97,7 @@ function build(
       if (!target || excluded(target)) continue
       const joinAlias = `j${++count}`
       const columns = planColumns(target, sub)
-      const keys = columns.map((c) => `__${joinAlias}_${c}`)
+      const keys = columns.map((_, i) => `__${joinAlias}_${i}`)
       out.push({
         attribute: a,
         target,
