@@ -112,3 +112,59 @@ test.group('entities: folded to-one references', (group) => {
     )
   })
 })
+
+test.group('entities: folded to-one references, wide targets', (group) => {
+  const WIDTH = 400
+  const REFS = ['a', 'b', 'c', 'd', 'e']
+
+  group.each.setup(async () => {
+    await resetDatabase()
+    await applyDoc({
+      entities: [
+        {
+          name: 'fw_Wide',
+          idType: 'uuid',
+          instanceName: 'v0',
+          attributes: Array.from({ length: WIDTH }, (_, i) => ({ name: `v${i}`, type: 'int' })),
+        },
+        {
+          name: 'fw_Holder',
+          idType: 'uuid',
+          attributes: REFS.map((name) => ({
+            name,
+            type: 'association',
+            cardinality: 'MANY_TO_ONE',
+            target: 'fw_Wide',
+          })),
+        },
+      ],
+    })
+    const wide: Record<string, unknown> = { id: id(1) }
+    for (let i = 0; i < WIDTH; i++) wide[`v${i}`] = i
+    await db.table('fw_wide').insert(wide)
+    await db.table('fw_holder').insert({
+      id: id(2),
+      ...Object.fromEntries(REFS.map((r) => [`${r}_id`, id(1)])),
+    })
+  })
+
+  test('5 references of 401 columns: joined up to the column limit, the rest batched', async ({
+    assert,
+  }) => {
+    const dm = await fullAccessData()
+    const plan = JSON.stringify({
+      entity: 'fw_Holder',
+      properties: REFS.map((name) => ({ name, fetchPlan: '_local' })),
+    })
+    let holder: any
+    const seen = await observeStatements(async () => {
+      holder = await dm.load('fw_Holder', id(2), { fetchPlan: plan })
+    })
+    for (const r of REFS) assert.equal(holder[r].v399, WIDTH - 1, r)
+    // 2 joined (6 + 2 x 401 columns), 3 batched: one statement would have had 2011 columns,
+    // past what both databases allow in a result.
+    assert.lengthOf(seen, 4)
+    assert.match(seen[0].sql, /as .j2./)
+    assert.notMatch(seen[0].sql, /as .j3./)
+  })
+})

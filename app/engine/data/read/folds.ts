@@ -8,8 +8,9 @@
  * A reference is folded only when no row-level read rule of the subject applies to its target
  * (rules add statements and hidden-id bookkeeping of their own: those references keep their
  * batched statement, loader.ts). The fold follows the target's plan to its own to-one
- * references (a chain of joins), at most MAX_FOLDS joins per statement. Soft-deleted targets
- * are joined as absent (the condition is in the join's ON clause), as the batch hides them.
+ * references (a chain of joins), at most MAX_FOLDS joins and MAX_COLUMNS columns per
+ * statement. Soft-deleted targets are joined as absent (the condition is in the join's ON
+ * clause), as the batch hides them.
  *
  * Each joined column comes back as `__<alias>_<position>` (short whatever the column's name:
  * PostgreSQL cuts longer identifiers at 63 bytes); `attachFolds` turns them into the
@@ -23,6 +24,11 @@ import type { LoadedRow } from './loader.js'
 
 /** Joins per statement: a wide `_base` stays one statement; deeper chains are batched. */
 const MAX_FOLDS = 8
+/**
+ * Columns per statement, the level's own included: far below PostgreSQL's 1664 select-list
+ * entries and SQLite's 2000 result columns. Wide targets past it are batched.
+ */
+const MAX_COLUMNS = 1000
 
 export interface Fold {
   attribute: AttributeMeta
@@ -88,6 +94,7 @@ function build(
   excluded: (target: EntityMeta) => boolean
 ): FoldSet {
   let count = 0
+  let room = MAX_COLUMNS - planColumns(entity, plan).length
   const walk = (owner: EntityMeta, node: PlanNode, from: string): Fold[] => {
     const out: Fold[] = []
     for (const [name, sub] of node.properties) {
@@ -95,8 +102,10 @@ function build(
       if (!sub || !isFoldable(a) || count >= MAX_FOLDS) continue
       const target = ctx.model.entity(a.target!)
       if (!target || excluded(target)) continue
-      const joinAlias = `j${++count}`
       const columns = planColumns(target, sub)
+      if (columns.length > room) continue
+      room -= columns.length
+      const joinAlias = `j${++count}`
       const keys = columns.map((_, i) => `__${joinAlias}_${i}`)
       out.push({
         attribute: a,
