@@ -16,12 +16,16 @@ function options(ctx: HttpContext): WriteOptions {
   const qs = ctx.request.qs()
   const plan = qs.responseFetchPlan ?? qs.responseView
   const ifMatch = ctx.request.header('if-match')
-  const version = ifMatch === undefined ? undefined : Number(ifMatch.replace(/^(W\/)?"|"$/g, ''))
-  if (version !== undefined && !Number.isInteger(version)) {
+  // `If-Match: *` asks for no particular version (RFC 9110): no check.
+  const tag = ifMatch === undefined ? '*' : ifMatch.trim()
+  const digits = tag === '*' ? undefined : tag.replace(/^(W\/)?"|"$/g, '')
+  const version = digits === undefined ? undefined : Number(digits)
+  if (digits !== undefined && !(/^\d+$/.test(digits) && Number.isSafeInteger(version))) {
     throw new DataError(400, 'Invalid parameter', 'If-Match must be an entity version number')
   }
   return {
-    responseFetchPlan: typeof plan === 'string' && plan !== '' ? plan : undefined,
+    // An empty name is looked up too (400 Fetch plan not found), as upstream.
+    responseFetchPlan: typeof plan === 'string' ? plan : undefined,
     ifMatch: version,
   }
 }

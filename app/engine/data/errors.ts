@@ -23,16 +23,9 @@ export const entityNotFound = (entity: string) =>
   new DataError(404, 'Entity not found', `Entity ${entity} not found`)
 export const instanceNotFound = (entity: string, id: string) =>
   new DataError(404, 'Entity not found', `Entity ${entity} with id ${id} not found`)
-/** Reads: 400 (upstream RestControllerUtils.getView answers BAD_REQUEST, not 404). */
+/** Reads and response plans of writes: 400 (upstream RestControllerUtils.getFetchPlan). */
 export const fetchPlanNotFound = (entity: string, plan: string) =>
   new DataError(400, 'Fetch plan not found', `Fetch plan ${plan} for entity ${entity} not found`)
-/** Writes: an unknown `responseFetchPlan` is a 404 upstream, with its own details wording. */
-export const responsePlanNotFound = (entity: string, plan: string) =>
-  new DataError(
-    404,
-    'Fetch plan not found',
-    `Fetch plan '${plan}' not found for entity '${entity}'`
-  )
 const FORBIDDEN_NOUN = {
   create: 'Creation',
   read: 'Reading',

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { AttributeMeta, EntityMeta } from '../../metadata/model.js'
-import { conflict } from '../errors.js'
+import { conflict, instanceNotFound } from '../errors.js'
 import { saveCollection } from './relations.js'
 import { checkSecurityToken, findVisibleRow, mayWrite, notePostImage } from './row_security.js'
 import { removeRow } from './remover.js'
@@ -17,6 +17,7 @@ import {
   isObject,
   referenceMissing,
   writeForbidden,
+  writesStopped,
   type Id,
   type Row,
   type WriteState,
@@ -51,7 +52,7 @@ function newId(entity: EntityMeta, body: Row): Id | undefined {
   return entity.idType === 'uuid' ? randomUUID() : undefined
 }
 
-async function toOneReference(s: WriteState, a: AttributeMeta, value: unknown, isNew: boolean) {
+async function toOneReference(s: WriteState, a: AttributeMeta, value: unknown) {
   if (value === null) return null
   if (!isObject(value)) throw notObject(a)
   const target = s.ctx.model.entity(a.target!)!
@@ -59,7 +60,7 @@ async function toOneReference(s: WriteState, a: AttributeMeta, value: unknown, i
   // Soft-deleted targets are found: import loads with soft deletion off (reference 2.5). A row
   // hidden from the caller by a row-level rule is missing, as for a read.
   if (id === undefined || !(await findVisibleRow(s, target, id, true)))
-    throw referenceMissing(isNew, a.name)
+    throw referenceMissing(s, a.name)
   return id
 }
 
@@ -79,7 +80,12 @@ async function toOneComposition(
     if (!isObject(value)) throw notObject(a)
     // Rule 5: with an id the child is updated, without one a new child replaces the old one.
     const id = value.id === undefined ? undefined : toIdValue(target.idType, value.id)
-    const row = id === undefined ? null : await findVisibleRow(s, target, id)
+    const own = id !== undefined && previous !== null && String(previous) === String(id)
+    const row = own ? await findVisibleRow(s, target, id) : null
+    // An existing row that is not this owner's child belongs to another owner (or is hidden):
+    // never taken over (catalogue MA11, as for collections).
+    if (!row && id !== undefined && (await findRow(s, target, id, true)))
+      throw instanceNotFound(target.name, String(id))
     childId = await saveEntity(s, target, row ? { ...value, id } : value, joinPath(path, a.name), {
       existing: row,
     })
@@ -93,16 +99,31 @@ async function toOneComposition(
   return childId
 }
 
-/** Version check and bump: a stale version is a conflict, and so is a lost race. */
-function expectedVersion(body: Row, target: SaveTarget, entity: EntityMeta): number | undefined {
+/** A sent `version` must be a whole number (catalogue VL4: strings and null are refused). */
+function sentVersion(body: Row, entity: EntityMeta): number | undefined {
+  if (!('version' in body)) return undefined
+  // A version that is not a whole number is a malformed request, not a conflict.
+  if (!(Number.isSafeInteger(body.version) && body.version >= 0))
+    throw cannotDeserialize(`Invalid version ${JSON.stringify(body.version)} of ${entity.name}`)
+  return body.version
+}
+
+/**
+ * Version check: the stored version the update is bound to. A stale one is noted on the state
+ * (409 unless validation fails: reference 4.6 validates before saving); a lost race at the
+ * update itself is a conflict too (writeRow).
+ */
+function expectedVersion(
+  s: WriteState,
+  body: Row,
+  target: SaveTarget,
+  entity: EntityMeta
+): number | undefined {
   if (!entity.traits.has('versioned') || !target.existing) return undefined
   const current = Number(target.existing.version)
-  // A version that is not a whole number is a malformed request, not a conflict (catalogue VL4).
-  if ('version' in body && !(Number.isSafeInteger(body.version) && body.version >= 0))
-    throw cannotDeserialize(`Invalid version ${JSON.stringify(body.version)} of ${entity.name}`)
-  const sent = body.version ?? target.ifMatch
-  if (sent !== undefined && sent !== null && Number(sent) !== current) {
-    throw conflict(
+  const sent = sentVersion(body, entity) ?? target.ifMatch
+  if (sent !== undefined && sent !== current) {
+    s.stale ??= conflict(
       `Row was updated or deleted by another transaction: ${entity.name} ${target.existing.id} has version ${current}, not ${sent}`
     )
   }
@@ -210,7 +231,7 @@ export async function saveEntity(
     } else if (a.kind === 'composition') {
       row[a.column] = await toOneComposition(s, a, value, target.existing, path, after)
     } else {
-      row[a.column] = await toOneReference(s, a, value, isNew)
+      row[a.column] = await toOneReference(s, a, value)
     }
   }
   if (target.backRef) {
@@ -219,14 +240,16 @@ export async function saveEntity(
   if (isNew && id !== undefined) row.id = id
   s.violations.push(...checkMandatory(entity, row, isNew, path))
   delete row.id
-  const version = expectedVersion(body, target, entity)
+  const version = expectedVersion(s, body, target, entity)
   s.violations.push(...(await checkUnique(s.trx, entity, row, target.existing, id, path)))
   // A given key of a new row must be free (soft-deleted rows still hold theirs).
   if (isNew && body.id !== undefined && body.id !== null && (await findRow(s, entity, id!, true)))
     s.violations.push(mustBeUnique(joinPath(path, 'id'), id))
-  if (s.violations.length) {
-    // Keep validating the nested collections; nothing is written any more.
-    for (const [a, value] of collections) await saveCollection(s, a, value, null, path)
+  if (writesStopped(s)) {
+    // Keep validating the nested collections (against the stored children); nothing is
+    // written any more.
+    const storedId = isNew ? null : (target.existing!.id as Id)
+    for (const [a, value] of collections) await saveCollection(s, a, value, storedId, path)
     return id ?? 0
   }
   const savedId = await writeRow(s, entity, row, id, target, version)

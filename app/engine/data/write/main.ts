@@ -1,14 +1,15 @@
 /**
  * The write half of DataManager: `create`, `createMany`, `update`, `updateMany`, `delete`,
  * `deleteMany` for a subject (DataContext). Pipeline (reference 4.6): entity lookup (404) ->
- * CRUD permission (403) -> response fetch plan (404/400) -> one transaction: import graph
- * (importer.ts, relations.ts, remover.ts) with validation (400 array, nothing written),
- * optimistic locking (409), audit columns and version -> minimal response or the
- * `responseFetchPlan` view through the read half's `load`, read before the commit.
+ * CRUD permission (403) -> response fetch plan (400) -> one transaction: import graph
+ * (importer.ts, relations.ts, remover.ts) with validation (400 array, nothing written), then
+ * optimistic locking (409: only when the graph is valid), audit columns and version ->
+ * minimal response or the `responseFetchPlan` view through the read half's `load`, read
+ * before the commit.
  */
 import type { EntityMeta } from '../../metadata/model.js'
 import type { DataContext, EntityJson, WriteOptions } from '../data_manager.js'
-import { DataError, entityNotFound, instanceNotFound, responsePlanNotFound } from '../errors.js'
+import { DataError, entityNotFound, fetchPlanNotFound, instanceNotFound } from '../errors.js'
 import { load, parseId } from '../read/main.js'
 import { resolvePlan } from '../read/plan.js'
 import { directTransaction, type WriteClient } from '../../schema/dialects/direct_writes.js'
@@ -36,6 +37,7 @@ function writableEntity(ctx: DataContext, name: string, operation: 'create' | 'u
  */
 async function inTransaction<T, R>(
   ctx: DataContext,
+  operation: WriteState['operation'],
   options: WriteOptions,
   work: (s: WriteState) => Promise<T>,
   answer: (reading: DataContext, result: T) => Promise<R>
@@ -44,9 +46,10 @@ async function inTransaction<T, R>(
     const client = ctx.db.connection()
     const dialect = client.dialect.name === 'postgres' ? 'pg' : 'sqlite'
     const transaction = async (trx: WriteClient) => {
-      const s = newState(ctx, trx, dialect, options)
+      const s = newState(ctx, trx, dialect, options, operation)
       const result = await work(s)
       if (s.violations.length) throw validationFailed(s.violations)
+      if (s.stale) throw s.stale
       await checkPostImages(s)
       return answer({ ...ctx, transaction: trx }, result)
     }
@@ -60,8 +63,10 @@ async function inTransaction<T, R>(
 const noAnswer = async () => {}
 
 /**
- * The created/updated entity as the response shows it (reference 2.5/2.6). The minimal answer
- * of a caller who may not read the entity, or this row, is its name and id alone.
+ * The created/updated entity as the response shows it (reference 2.5/2.6): without a
+ * `responseFetchPlan` `_entityName`, `_instanceName`, `id` and, beyond upstream, the new
+ * `version` of a versioned entity (catalogue VL9: the client's next update needs it). The
+ * minimal answer of a caller who may not read the entity, or this row, is its name and id.
  */
 async function respond(ctx: DataContext, entity: EntityMeta, id: Id, options: WriteOptions) {
   if (options.responseFetchPlan) {
@@ -94,17 +99,11 @@ async function respondAll(ctx: DataContext, entity: EntityMeta, ids: Id[], optio
   return out
 }
 
+/** An unknown response plan (an empty name too) is 400, as for reads (RestControllerUtils). */
 function checkResponsePlan(ctx: DataContext, entity: EntityMeta, options: WriteOptions) {
   const plan = options.responseFetchPlan
-  try {
-    if (plan) resolvePlan(ctx, entity, plan)
-  } catch (error) {
-    // The read half answers 400 for an unknown plan; upstream's response plan lookup says 404.
-    if (error instanceof DataError && error.error === 'Fetch plan not found' && plan) {
-      throw responsePlanNotFound(entity.name, plan)
-    }
-    throw error
-  }
+  if (plan === '') throw fetchPlanNotFound(entity.name, '')
+  if (plan !== undefined) resolvePlan(ctx, entity, plan)
 }
 
 function requireObject(body: unknown): Record<string, unknown> {
@@ -139,6 +138,7 @@ export async function create(
   checkResponsePlan(ctx, entity, options)
   return inTransaction(
     ctx,
+    'create',
     options,
     (s) => createOne(s, entity, body, ''),
     (reading, id) => respond(reading, entity, id, options)
@@ -156,6 +156,7 @@ export async function createMany(
   checkBatch(ctx, bodies.length)
   return inTransaction(
     ctx,
+    'create',
     options,
     async (s) => {
       const out: Id[] = []
@@ -188,6 +189,7 @@ export async function update(
   checkResponsePlan(ctx, entity, options)
   return inTransaction(
     ctx,
+    'update',
     options,
     (s) => updateOne(s, entity, key, body, ''),
     (reading, saved) => respond(reading, entity, saved, options)
@@ -233,7 +235,7 @@ export async function updateMany(
     }
     return out
   }
-  return inTransaction(ctx, { ...options, ifMatch: undefined }, work, (reading, ids) =>
+  return inTransaction(ctx, 'update', { ...options, ifMatch: undefined }, work, (reading, ids) =>
     respondAll(reading, entity, ids, options)
   )
 }
@@ -247,7 +249,7 @@ async function deleteOne(s: WriteState, entity: EntityMeta, id: string) {
 
 export async function remove(ctx: DataContext, entityName: string, id: string) {
   const entity = writableEntity(ctx, entityName, 'delete')
-  await inTransaction(ctx, {}, (s) => deleteOne(s, entity, id), noAnswer)
+  await inTransaction(ctx, 'delete', {}, (s) => deleteOne(s, entity, id), noAnswer)
 }
 export { remove as delete }
 
@@ -267,5 +269,5 @@ export async function deleteMany(ctx: DataContext, entityName: string, ids: unkn
   const work = async (s: WriteState) => {
     for (const id of keys) await deleteOne(s, entity, id)
   }
-  await inTransaction(ctx, {}, work, noAnswer)
+  await inTransaction(ctx, 'delete', {}, work, noAnswer)
 }

@@ -5,16 +5,28 @@
  *   union of the items' keys (rule 6: a key missing from one item is null there);
  * - one-to-many association (and the inverse side of a one-to-one): the other rows' foreign key
  *   is set for the listed rows and cleared for the others (a mandatory key cannot be cleared:
- *   violation);
+ *   violation). That is an update of those rows: it needs the update permission on their
+ *   entity and its key attribute, passes their row-level update rules, and bumps their
+ *   `version` and audit columns;
  * - many-to-many: the link rows are rewritten (targets are never deleted).
- * `parentId` is null once validation failed: items are still validated, nothing is written.
+ * Once validation failed (or a version is stale) items are still validated against the stored
+ * children, and nothing is written.
  */
 import type { AttributeMeta, EntityMeta, LinkTableMeta } from '../../metadata/model.js'
-import { instanceNotFound } from '../errors.js'
+import { attributeForbidden, instanceNotFound, rowForbidden } from '../errors.js'
 import { saveEntity } from './importer.js'
-import { allowedIds, checkStoredRow, findVisibleRow } from './row_security.js'
+import { allowedIds, checkStoredRow, findVisibleRow, notePostImage } from './row_security.js'
 import { removeRow } from './remover.js'
-import { findRow, isObject, referenceMissing, type Id, type Row, type WriteState } from './state.js'
+import {
+  findRow,
+  isObject,
+  referenceMissing,
+  writeForbidden,
+  writesStopped,
+  type Id,
+  type Row,
+  type WriteState,
+} from './state.js'
 import { joinPath, violation } from './validate.js'
 import { cannotDeserialize, toIdValue } from './values.js'
 
@@ -50,13 +62,13 @@ function withUnionOfKeys(child: EntityMeta, list: Row[]): Row[] {
   })
 }
 
-async function referencedIds(s: WriteState, a: AttributeMeta, list: Row[], parentId: Id | null) {
+async function referencedIds(s: WriteState, a: AttributeMeta, list: Row[]) {
   const target = s.ctx.model.entity(a.target!)!
   const ids: Id[] = []
   for (const item of list) {
     const id = toIdValue(target.idType, item.id)
     if (id === undefined || !(await findVisibleRow(s, target, id, true)))
-      throw referenceMissing(parentId === null, a.name)
+      throw referenceMissing(s, a.name)
     if (!ids.some((known) => String(known) === String(id))) ids.push(id)
   }
   return ids
@@ -103,7 +115,7 @@ async function composition(
       backRef: { attribute: a.mappedBy!, value: parentId ?? 0 },
     })
   }
-  if (s.violations.length) return
+  if (writesStopped(s)) return
   for (const row of stored) {
     if (kept.has(String(row.id))) continue
     await checkStoredRow(s, child, row, 'delete')
@@ -120,31 +132,82 @@ async function oneToManyAssociation(
 ) {
   const target = s.ctx.model.entity(a.target!)!
   const back = target.attributes.get(a.mappedBy!)!
-  const unlinked = s.trx.from(target.table).where(back.column!, parentId as any)
+  const fk = back.column!
+  const live = (q: ReturnType<WriteState['trx']['from']>) =>
+    target.traits.has('softDelete') ? q.whereNull('deleted_date') : q
+  const unlinked = live(
+    s.trx
+      .from(target.table)
+      .where(fk, parentId as any)
+      .select('id')
+  )
   if (ids.length) unlinked.whereNotIn('id', ids as any[])
   // Only rows the caller can see are unlinked; hidden members stay (catalogue AZ19).
   const visible = allowedIds(s, target, 'read')
   if (visible) unlinked.whereIn('id', visible)
-  if (back.mandatory) {
-    const rows = await unlinked.clone().select('id')
-    if (rows.length) {
-      s.violations.push(
-        violation(
-          joinPath(path, a.name),
-          `${a.target}.${back.name} is mandatory: ${rows.length} row(s) cannot be unlinked`,
-          'jakarta.validation.constraints.NotNull.message',
-          null
-        )
+  const toUnlink: Id[] = (await unlinked).map((r: Row) => r.id)
+  if (back.mandatory && toUnlink.length) {
+    s.violations.push(
+      violation(
+        joinPath(path, a.name),
+        `${a.target}.${back.name} is mandatory: ${toUnlink.length} row(s) cannot be unlinked`,
+        'jakarta.validation.constraints.NotNull.message',
+        null
       )
-      return
-    }
+    )
+    return
   }
-  await unlinked.update({ [back.column!]: null })
-  if (ids.length)
+  // Rows already linked to this parent are left as they are (no version bump).
+  const toLink: Id[] = ids.length
+    ? (
+        await s.trx
+          .from(target.table)
+          .whereIn('id', ids as any[])
+          .where((q) => q.whereNull(fk).orWhereNot(fk, parentId as any))
+          .select('id')
+      ).map((r: Row) => r.id)
+    : []
+  await setKey(s, target, back, toUnlink, null)
+  await setKey(s, target, back, toLink, parentId)
+}
+
+/**
+ * Sets the foreign key of `ids` (rows of `target`) as an update of theirs: the caller's update
+ * permissions on the entity, the key attribute and the stored rows, then `version` + 1 and the
+ * audit columns; the rows as left are checked by the post-image check.
+ */
+async function setKey(
+  s: WriteState,
+  target: EntityMeta,
+  back: AttributeMeta,
+  ids: Id[],
+  value: Id | null
+) {
+  if (!ids.length) return
+  if (!s.ctx.permissions.canDo(target.name, 'update')) throw writeForbidden('update', target.name)
+  if (s.ctx.permissions.attribute(target.name, back.name) !== 2)
+    throw attributeForbidden(target.name, back.name)
+  const allowed = allowedIds(s, target, 'update')
+  if (allowed) {
+    const found = new Set(
+      (await allowed.whereIn('t0.id', ids as any[])).map((r: Row) => String(r.id))
+    )
+    const refused = ids.find((id) => !found.has(String(id)))
+    if (refused !== undefined) throw rowForbidden(target.name, refused, 'update')
+  }
+  const row: Row = { [back.column!]: value }
+  if (target.traits.has('audited'))
+    Object.assign(row, { last_modified_by: s.user, last_modified_date: s.now })
+  await s.trx
+    .from(target.table)
+    .whereIn('id', ids as any[])
+    .update(row)
+  if (target.traits.has('versioned'))
     await s.trx
       .from(target.table)
       .whereIn('id', ids as any[])
-      .update({ [back.column!]: parentId })
+      .increment('version', 1)
+  for (const id of ids) notePostImage(s, target, id, 'update')
 }
 
 /** The link table of a many-to-many attribute, seen from its entity (owner column first). */
@@ -165,8 +228,8 @@ export async function saveCollection(
   if (a.kind === 'composition' && a.cardinality === 'ONE_TO_MANY') {
     return composition(s, a, list, parentId, path)
   }
-  let ids = await referencedIds(s, a, list, parentId)
-  if (parentId === null || s.violations.length) return
+  let ids = await referencedIds(s, a, list)
+  if (parentId === null || writesStopped(s)) return
   if (a.cardinality !== 'MANY_TO_MANY') return oneToManyAssociation(s, a, ids, parentId, path)
   const link = linkOf(s, a)
   const unlink = s.trx.from(link.table).where(link.ownerColumn, parentId as any)

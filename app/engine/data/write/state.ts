@@ -27,7 +27,17 @@ export interface WriteState {
   removed: Set<string>
   /** Rows written, for the row-level post-image check before commit (row_security.ts). */
   postChecks: PostChecks
+  /** The endpoint's operation: names the upstream error of a missing reference. */
+  operation: 'create' | 'update' | 'delete'
+  /**
+   * A stale version seen on the way: like a violation, nothing more is written, and it is the
+   * answer (409) only when validation found nothing (reference 4.6: validation comes first).
+   */
+  stale?: DataError
 }
+
+/** Once a violation or a stale version is found, the rest of the graph is only validated. */
+export const writesStopped = (s: WriteState) => s.violations.length > 0 || s.stale !== undefined
 
 /** Keys of an entity object that are not attributes (reference 4.4). */
 export const META_KEYS = new Set(['_entityName', '_instanceName', '__securityToken'])
@@ -43,7 +53,8 @@ export function newState(
   ctx: DataContext,
   trx: WriteClient,
   dialect: Dialect,
-  options: WriteOptions
+  options: WriteOptions,
+  operation: WriteState['operation']
 ) {
   return {
     ctx,
@@ -55,6 +66,7 @@ export function newState(
     violations: [],
     removed: new Set(),
     postChecks: new Map(),
+    operation,
   } satisfies WriteState as WriteState
 }
 
@@ -68,11 +80,14 @@ export function findRow(s: WriteState, entity: EntityMeta, id: Id, withDeleted =
   return query.first() as Promise<Row | null>
 }
 
-/** Upstream 400 for a reference to a row that does not exist (reference 2.5/2.6). */
-export const referenceMissing = (isNew: boolean, attribute: string) =>
+/**
+ * Upstream 400 for a reference to a row that does not exist (reference 2.5/2.6): the endpoint
+ * names it (a POST that updates an existing row by its id is still a creation).
+ */
+export const referenceMissing = (s: WriteState, attribute: string) =>
   new DataError(
     400,
-    isNew ? 'Entity creation failed' : 'Entity update failed',
+    s.operation === 'create' ? 'Entity creation failed' : 'Entity update failed',
     `Referenced entity for property '${attribute}' is missing`
   )
 

@@ -139,7 +139,8 @@ export async function checkUnique(
     if (entity.traits.has('softDelete')) query.whereNull('deleted_date')
     if (await query.first()) {
       const a = group[0]
-      const value = row[a.column!] ?? values[0]
+      // A reference shows no invalid value (reference 5.2: only simple values are kept).
+      const value = a.kind === 'datatype' ? (row[a.column!] ?? values[0]) : null
       out.push(mustBeUnique(joinPath(path, a.name), value))
     }
   }
