@@ -10,6 +10,10 @@ export const http = defineConfig({
   generateRequestId: false,
   allowMethodSpoofing: false,
   useAsyncLocalStorage: false,
+  // Off: the framework's default `comma: true` made `?sort=-a,b` an array and cut raw commas out
+  // of `filter` / inline `fetchPlan` JSON (clients such as axios do not encode `,`). A repeated
+  // parameter is still an array.
+  qs: { parse: { comma: false } },
   cookie: {
     domain: '',
     path: '/',
