@@ -197,9 +197,16 @@ test.group('Entities API: load by id', (group) => {
       error: 'Invalid entity ID',
       details: 'Cannot convert not-a-uuid into valid entity ID',
     })
-    const inline = await get(`${E}/bookstore_Book/${IDS.book1}?fetchPlan={oops`)
+    // Inline JSON only when it starts with `{` and ends with `}` (RestControllerUtils.isJsonObject).
+    const inline = await get(`${E}/bookstore_Book/${IDS.book1}?fetchPlan={oops}`)
     assert.equal(inline.status, 400)
     assert.equal(inline.body.error, 'Invalid FetchPlan definition')
+    const name = await get(`${E}/bookstore_Book/${IDS.book1}?fetchPlan={oops`)
+    assert.equal(name.status, 400)
+    assert.deepEqual(name.body, {
+      error: 'Fetch plan not found',
+      details: 'Fetch plan {oops for entity bookstore_Book not found',
+    })
     const anonymous = await raw(`${E}/bookstore_Book/${IDS.book1}`)
     assert.equal(anonymous.status, 401)
   })

@@ -11,7 +11,9 @@
  *   (unnamed);
  * - a named plan merges its ancestor, then its properties; a property already present is deep
  *   merged (position kept, the merged nested plan loses its name); a reference without a nested
- *   plan gets `_base`; an inline nested plan with `extends` is named after its ancestor.
+ *   plan gets `_base` (FetchPlanLoader; request JSON plans give it an empty plan instead, as
+ *   FetchPlanBuilder does: data/read/plan.ts); an inline nested plan with `extends` is named
+ *   after its ancestor.
  * Deviations (our instance names are templates with paths, and definitions are not checked for
  * cycles between named plans): paths such as `{orderLine.order.number}` add what they pass
  * through to the nested plans; a cycle is cut (the repeated built-in is left out, a repeated

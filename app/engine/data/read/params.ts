@@ -44,9 +44,15 @@ function string(name: string, value: unknown): string | undefined {
   return value
 }
 
-/** `fetchPlan`, or the legacy alias `view` the old npm client sends (reference 14.3). */
+/**
+ * `fetchPlan`, or the legacy alias `view` the old npm client sends (reference 14.3). An empty
+ * `fetchPlan` is looked up (400 `Fetch plan  for entity X not found`, as 2.8); an empty `view` is
+ * no plan, as in the releases that read `view` (2.0: `isNullOrEmpty` -> `_base`; 2.8 ignores
+ * `view`): the old client writes an unset option as `view=`.
+ */
 function planOf(pick: (n: string) => unknown): unknown {
-  const plan = pick('fetchPlan') ?? pick('view')
+  const view = pick('view')
+  const plan = pick('fetchPlan') ?? (view === '' ? undefined : view)
   if (plan === undefined || plan === null) return undefined
   if (typeof plan === 'string' || isPlainObject(plan)) return plan
   throw invalidFetchPlan(JSON.stringify(plan))

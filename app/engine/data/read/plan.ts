@@ -46,32 +46,84 @@ export function readableEntity(ctx: DataContext, name: string): EntityMeta {
   return entity
 }
 
-/** Inline plan JSON (reference 3.3) -> the definition's `{extends?, properties}` form. */
-function inlineProperties(raw: unknown, text: string): FetchPlanProperty[] {
+/**
+ * Inline plan JSON (reference 3.3) -> the definition's `{extends?, properties}` form, read as
+ * upstream's FetchPlanSerializationImpl reads it through FetchPlanBuilder (not as named plans
+ * are read): a reference without a nested plan (`"customer"`, `{"name": "customer"}`) gets an
+ * empty one (its `_entityName`, `_instanceName` and `id`, not `_base`); a dotted path
+ * (`"customer.email"`) adds its attributes through the nested plans, which it creates or extends;
+ * unknown names are ignored; a path through a non-reference is refused (upstream: 500).
+ */
+function inlineProperties(
+  model: Model,
+  entity: EntityMeta | undefined,
+  raw: unknown,
+  text: string
+): FetchPlanProperty[] {
   if (!Array.isArray(raw)) throw invalidFetchPlan(text)
   const out: FetchPlanProperty[] = []
   for (const p of raw) {
-    if (typeof p === 'string') out.push(p)
+    if (typeof p === 'string') out.push(inlinePath(model, entity, p, text))
     else if (isPlainObject(p) && typeof p.name === 'string') {
       const nested = p.fetchPlan ?? p.view
-      if (nested === undefined || nested === null) out.push(p.name)
-      else if (typeof nested === 'string') out.push({ name: p.name, fetchPlan: nested })
-      else out.push({ name: p.name, fetchPlan: inlineNested(nested, text) })
+      const target = referenceTarget(model, entity, p.name)
+      if (nested === undefined || nested === null) {
+        out.push(target ? { name: p.name, fetchPlan: { properties: [] } } : p.name)
+      } else if (typeof nested === 'string') out.push({ name: p.name, fetchPlan: nested })
+      else out.push({ name: p.name, fetchPlan: inlineNested(model, target, nested, text) })
     } else throw invalidFetchPlan(text)
   }
   return out
 }
 
-function inlineNested(raw: unknown, text: string): InlineFetchPlan {
+/** The target entity of a reference attribute (undefined for anything else). */
+function referenceTarget(model: Model, entity: EntityMeta | undefined, name: string) {
+  const attribute = entity?.attributes.get(name)
+  return attribute && attribute.kind !== 'datatype' ? model.entity(attribute.target!) : undefined
+}
+
+/** `"a"` or `"a.b.c"`: a reference gets a nested plan (empty, or with the rest of the path). */
+function inlinePath(
+  model: Model,
+  entity: EntityMeta | undefined,
+  path: string,
+  text: string
+): FetchPlanProperty {
+  const [name, ...rest] = path.split('.')
+  const target = referenceTarget(model, entity, name)
+  if (target) {
+    const properties = rest.length ? [inlinePath(model, target, rest.join('.'), text)] : []
+    return { name, fetchPlan: { properties } }
+  }
+  if (rest.length && entity?.attributes.has(name)) throw invalidFetchPlan(text)
+  return name
+}
+
+function inlineNested(
+  model: Model,
+  entity: EntityMeta | undefined,
+  raw: unknown,
+  text: string
+): InlineFetchPlan {
   if (!isPlainObject(raw)) throw invalidFetchPlan(text)
-  const properties = inlineProperties(raw.properties ?? [], text)
+  const properties = inlineProperties(model, entity, raw.properties ?? [], text)
   return typeof raw.extends === 'string' ? { extends: raw.extends, properties } : { properties }
 }
 
-/** A plan name, inline plan text or inline plan object -> the expanded plan. */
+/** A fetch plan parameter is inline JSON when it looks like an object (RestControllerUtils). */
+const isJsonObject = (text: string) => {
+  const trimmed = text.trim()
+  return trimmed.startsWith('{') && trimmed.endsWith('}')
+}
+
+/**
+ * A plan name, inline plan text or inline plan object -> the expanded plan. No plan is `_base`;
+ * an empty name is not found, as upstream (`?fetchPlan=`: 400 `Fetch plan  for entity X not
+ * found`).
+ */
 export function resolvePlan(ctx: DataContext, entity: EntityMeta, plan: unknown): PlanNode {
-  if (plan === undefined || plan === null || plan === '') plan = '_base'
-  if (typeof plan === 'string' && !plan.trim().startsWith('{')) {
+  if (plan === undefined || plan === null) plan = '_base'
+  if (typeof plan === 'string' && !isJsonObject(plan)) {
     const node = resolveFetchPlan(ctx.model, entity.name, plan)
     if (!node) throw fetchPlanNotFound(entity.name, plan)
     return node
@@ -89,7 +141,8 @@ export function resolvePlan(ctx: DataContext, entity: EntityMeta, plan: unknown)
   if (raw.entity !== undefined && raw.entity !== entity.name) {
     throw invalidFetchPlan(`Fetch plan entity ${String(raw.entity)} does not match ${entity.name}`)
   }
-  const node = resolveInlineFetchPlan(ctx.model, entity.name, inlineNested(raw, text))
+  const inline = inlineNested(ctx.model, entity, raw, text)
+  const node = resolveInlineFetchPlan(ctx.model, entity.name, inline)
   if (!node) throw fetchPlanNotFound(entity.name, String(raw.extends))
   return node
 }
@@ -183,7 +236,7 @@ export function outputAndLoad(
     return { output, load: secure(ctx, withInstanceNames(ctx.model, output)) }
   }
   const name = fetchPlan ?? '_base'
-  if (typeof name !== 'string' || (!serverPlan && name.trim().startsWith('{'))) return build()
+  if (typeof name !== 'string' || (!serverPlan && isJsonObject(name))) return build()
   // Unknown plans throw before anything is cached: cache keys stay bounded by the model.
   const key = `readPlan:${entity.name}\u0000${name}\u0000${ctx.permissions.key}`
   return ctx.model.derive(key, build)
