@@ -18,8 +18,9 @@ server.errorHandler(() => import('#exceptions/handler'))
 server.use([() => import('#middleware/edge_middleware')])
 
 router.use([
-  // Lenient request JSON of /rest/entities (upstream reads it with lenient Gson), the body
-  // parser, the form-token guard (app/middleware/request_body_middleware.ts).
+  // 406 for an Accept the JSON endpoints cannot satisfy, lenient request JSON of /rest/entities
+  // (upstream reads it with lenient Gson), the body parser, the form-token guard
+  // (app/middleware/request_body_middleware.ts).
   () => import('#middleware/request_body_middleware'),
 ])
 

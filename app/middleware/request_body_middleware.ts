@@ -4,14 +4,17 @@ import app from '@adonisjs/core/services/app'
 import BodyParserMiddleware from '@adonisjs/core/bodyparser_middleware'
 import LenientJsonMiddleware from '#middleware/lenient_json_middleware'
 import FormTokenGuardMiddleware from '#middleware/form_token_guard_middleware'
+import AcceptJsonMiddleware from '#middleware/accept_json_middleware'
 
 /**
- * The router middleware, as one: lenient JSON of /rest/entities, then the framework's body
- * parser, then the form-token guard (in that order). The framework resolves every registered
- * middleware through the container on every request; these are stateless (the body parser
- * holds only its configuration), so they are created once and run back to back.
+ * The router middleware, as one: content negotiation of the JSON endpoints (406), lenient JSON
+ * of /rest/entities, then the framework's body parser, then the form-token guard (in that
+ * order). The framework resolves every registered middleware through the container on every
+ * request; these are stateless (the body parser holds only its configuration), so they are
+ * created once and run back to back.
  */
 export default class RequestBodyMiddleware {
+  static #accept = new AcceptJsonMiddleware()
   static #lenient = new LenientJsonMiddleware()
   static #guard = new FormTokenGuardMiddleware()
   static #bodyParser: BodyParserMiddleware | null = null
@@ -19,8 +22,9 @@ export default class RequestBodyMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
     const bodyParser = (RequestBodyMiddleware.#bodyParser ??=
       await app.container.make(BodyParserMiddleware))
-    return RequestBodyMiddleware.#lenient.handle(ctx, () =>
-      bodyParser.handle(ctx, () => RequestBodyMiddleware.#guard.handle(ctx, next))
+    const M = RequestBodyMiddleware
+    return M.#accept.handle(ctx, () =>
+      M.#lenient.handle(ctx, () => bodyParser.handle(ctx, () => M.#guard.handle(ctx, next)))
     )
   }
 }
