@@ -50,7 +50,8 @@ test.group('Entity writes: DataManager', (group) => {
     const counted = attr('bookstore_StockItem', 'lastCountedAt')
     assert.equal(toDbValue(model, counted, '2021-02-06T12:03:38', 'sqlite'), '2021-02-06 12:03:38')
     assert.equal(toDbValue(model, attr('bookstore_Order', 'status'), 'PAID', 'pg'), 'P')
-    assert.equal(toDbValue(model, attr('bookstore_Book', 'price'), 130.5, 'pg'), '130.5')
+    assert.equal(toDbValue(model, attr('bookstore_Book', 'price'), 130.5, 'pg'), '130.50')
+    assert.equal(toDbValue(model, attr('bookstore_Book', 'title'), 12, 'pg'), '12')
     assert.equal(toDbValue(model, attr('bookstore_Book', 'inPrint'), 'true', 'sqlite'), 1)
     assert.equal(
       toDbValue(model, attr('bookstore_Warehouse', 'opensAt'), '08:30', 'pg'),
@@ -61,7 +62,9 @@ test.group('Entity writes: DataManager', (group) => {
       ['bookstore_Book', 'publicationDate', '01/02/2024'],
       ['bookstore_Order', 'placedAt', '2024-02-24T15:15:15'],
       ['bookstore_Customer', 'externalRef', 'not-a-uuid'],
-      ['bookstore_Book', 'title', 12],
+      ['bookstore_Book', 'title', { a: 1 }],
+      ['bookstore_Book', 'publicationDate', '2024-02-30'],
+      ['bookstore_Book', 'price', 'abc'],
     ] as const) {
       assert.throws(() => toDbValue(model, attr(e, a), bad, 'pg'), /JSON/)
     }

@@ -7,6 +7,8 @@
 import type { WriteClient } from '../../schema/dialects/direct_writes.js'
 import type { AttributeMeta, EntityMeta } from '../../metadata/model.js'
 import { DataError } from '../errors.js'
+import { scalarText } from '../../query/values/convert.js'
+import { decimalOverflow } from './values.js'
 
 export interface Violation {
   message: string
@@ -63,25 +65,27 @@ export function checkValue(a: AttributeMeta, json: unknown, path: string): Viola
   const out: Violation[] = []
   const d = a.definition
   if (!d || json === null || json === undefined) return out
-  if (typeof json === 'string' && (a.datatype === 'string' || a.datatype === 'text')) {
+  // A number or boolean sent for a string is checked in its string form, as it is stored.
+  const text = a.datatype === 'string' || a.datatype === 'text' ? scalarText(json) : undefined
+  if (text !== undefined) {
     const max = a.datatype === 'string' ? (d.length ?? 255) : undefined
-    if (max !== undefined && json.length > max) {
+    if (max !== undefined && text.length > max) {
       out.push(
         violation(
           path,
           `size must be between 0 and ${max}`,
           'jakarta.validation.constraints.Size.message',
-          json
+          text
         )
       )
     }
-    if (d.pattern && !new RegExp(d.pattern).test(json)) {
+    if (d.pattern && !new RegExp(d.pattern).test(text)) {
       out.push(
         violation(
           path,
           `must match "${d.pattern}"`,
           'jakarta.validation.constraints.Pattern.message',
-          json
+          text
         )
       )
     }
@@ -92,6 +96,12 @@ export function checkValue(a: AttributeMeta, json: unknown, path: string): Viola
       const v = bound(a, key, n, path, json)
       if (v) out.push(v)
     }
+  }
+  const bounds = a.datatype === 'decimal' ? decimalOverflow(a, json) : null
+  if (bounds) {
+    const { integer, fraction } = bounds
+    const message = `numeric value out of bounds (<${integer} digits>.<${fraction} digits> expected)`
+    out.push(violation(path, message, 'jakarta.validation.constraints.Digits.message', json))
   }
   return out
 }

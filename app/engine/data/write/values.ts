@@ -1,19 +1,24 @@
 /**
  * JSON -> database values per datatype: the inverse of the upstream output formats (reference
- * 4.3). Pure; the dialect only decides how booleans and timestamps are bound (better-sqlite3
- * binds neither booleans nor Date objects).
+ * 4.3). Pure; the dialect only decides how booleans are bound (better-sqlite3 binds none).
+ * Temporal and decimal values are parsed by the filter language's parsers (query/values), so
+ * that a stored value and a filter value naming it have one canonical text.
  */
 import type { AttributeMeta, Model } from '../../metadata/model.js'
 import { DataError } from '../errors.js'
 import { parseFileRef } from '../../../files/file_ref.js'
+import { scalarText } from '../../query/values/convert.js'
+import { integerDigits, parseDecimal, scaleDecimal } from '../../query/values/numbers.js'
+import {
+  parseDate,
+  parseDateTime,
+  parseOffsetDateTime,
+  parseTime,
+} from '../../query/values/temporal.js'
 
 export type Dialect = 'pg' | 'sqlite'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-const DATE = /^\d{4}-\d{2}-\d{2}$/
-const TIME = /^(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?$/
-const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?$/
-const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/
 
 /** Upstream 400 for a value the serializer cannot read; `error` is the upstream string. */
 export function cannotDeserialize(
@@ -41,11 +46,30 @@ function float(a: AttributeMeta, value: unknown): number {
   return n
 }
 
-/** Decimals travel as strings so that PostgreSQL keeps every digit. */
-function decimal(a: AttributeMeta, value: unknown): string {
-  const digits = typeof value === 'number' && Number.isFinite(value) ? String(value) : value
-  if (typeof digits !== 'string' || !DECIMAL.test(digits.trim())) throw invalid(a, value)
-  return digits.trim()
+/** The attribute's scale (default 2, as the model's decimal columns). */
+export const decimalScale = (a: AttributeMeta) => a.definition?.scale ?? 2
+
+/**
+ * A JSON number or numeric string, rounded half away from zero to the attribute's scale (as
+ * PostgreSQL's numeric does, so both databases store the same value) and sent as text (exact on
+ * PostgreSQL). Too many integer digits for the precision is a validation violation
+ * (validate.ts), not an error here.
+ */
+export function decimalText(a: AttributeMeta, value: unknown): string | undefined {
+  const digits = typeof value === 'number' ? scalarText(value) : value
+  const plain = typeof digits === 'string' ? parseDecimal(digits) : undefined
+  return plain === undefined ? undefined : scaleDecimal(plain, decimalScale(a))
+}
+
+/**
+ * The bounds (`@Digits(integer, fraction)`) of a decimal attribute when its JSON value, rounded
+ * to the scale, has more integer digits than `precision - scale`; null when it fits.
+ */
+export function decimalOverflow(a: AttributeMeta, value: unknown) {
+  const scaled = decimalText(a, value)
+  const fraction = decimalScale(a)
+  const whole = (a.definition?.precision ?? 19) - fraction
+  return scaled !== undefined && integerDigits(scaled) > whole ? { integer: whole, fraction } : null
 }
 
 function bool(a: AttributeMeta, value: unknown, dialect: Dialect): boolean | number {
@@ -54,9 +78,11 @@ function bool(a: AttributeMeta, value: unknown, dialect: Dialect): boolean | num
   return dialect === 'pg' ? b : b ? 1 : 0
 }
 
+/** Any scalar in its string form (upstream reads it with Gson's `getAsString`): `123` -> "123". */
 function text(a: AttributeMeta, value: unknown): string {
-  if (typeof value !== 'string') throw invalid(a, value)
-  return value
+  const s = scalarText(value)
+  if (s === undefined) throw invalid(a, value)
+  return s
 }
 
 /** A file attribute holds a fileRef of the shape POST /rest/files issues (app/files). */
@@ -65,21 +91,10 @@ function fileRef(a: AttributeMeta, value: unknown): string {
   return value
 }
 
-/** `yyyy-MM-ddTHH:mm:ss[.SSS]`; an offset is tolerated and ignored (reference 4.3). */
-function localDateTime(a: AttributeMeta, value: unknown): string {
-  const m = typeof value === 'string' ? DATE_TIME.exec(value) : null
-  if (!m || Number.isNaN(Date.parse(`${m[1]}T${m[2]}Z`))) throw invalid(a, value)
-  const time = m[2].length === 5 ? `${m[2]}:00` : m[2]
-  return `${m[1]} ${time}`
-}
-
-/** An instant with its offset; stored as UTC ISO text (sortable on SQLite, timestamptz on PG). */
-function offsetDateTime(a: AttributeMeta, value: unknown): string {
-  const m = typeof value === 'string' ? DATE_TIME.exec(value) : null
-  if (!m || !m[3]) throw invalid(a, value)
-  const ms = Date.parse(value as string)
-  if (Number.isNaN(ms)) throw invalid(a, value)
-  return new Date(ms).toISOString()
+function parsed(a: AttributeMeta, value: unknown, parse: (v: unknown) => string | undefined) {
+  const result = parse(value)
+  if (result === undefined) throw invalid(a, value)
+  return result
 }
 
 function enumId(model: Model, a: AttributeMeta, value: unknown): string {
@@ -112,23 +127,17 @@ export function toDbValue(model: Model, a: AttributeMeta, value: unknown, dialec
     case 'double':
       return float(a, value)
     case 'decimal':
-      return decimal(a, value)
+      return parsed(a, value, (v) => decimalText(a, v))
     case 'boolean':
       return bool(a, value, dialect)
     case 'date':
-      if (typeof value !== 'string' || !DATE.test(value) || Number.isNaN(Date.parse(value)))
-        throw invalid(a, value)
-      return value
-    case 'time': {
-      const m = typeof value === 'string' ? TIME.exec(value) : null
-      if (!m || Number(m[1]) > 23 || Number(m[2]) > 59 || Number(m[3] ?? 0) > 59)
-        throw invalid(a, value)
-      return `${m[1]}:${m[2]}:${m[3] ?? '00'}`
-    }
+      return parsed(a, value, parseDate)
+    case 'time':
+      return parsed(a, value, parseTime)
     case 'dateTime':
-      return localDateTime(a, value)
+      return parsed(a, value, parseDateTime)
     case 'offsetDateTime':
-      return offsetDateTime(a, value)
+      return parsed(a, value, parseOffsetDateTime)
     case 'enum':
       return enumId(model, a, value)
     case 'json':
