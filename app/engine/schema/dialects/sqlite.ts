@@ -11,6 +11,7 @@ import type { ColumnSpec, ColumnType, TableSpec } from '../physical.js'
 import type { CompileContext, CompiledStep, Dialect } from './dialect.js'
 import { columnList, createIndexSql, defaultClause, quote } from './dialect.js'
 import { classifyTypeChange, textLimit } from '../type_change.js'
+import { sqliteTemporalCopy } from '../temporal_text.js'
 
 export function sqliteType(type: ColumnType): string {
   switch (type.kind) {
@@ -76,7 +77,11 @@ function needsRebuild(op: Operation): boolean {
 
 function copyExpression(source: ColumnSpec, target: ColumnSpec): string {
   const src = quote(source.name)
-  switch (classifyTypeChange(source.type, target.type)) {
+  const change = classifyTypeChange(source.type, target.type)
+  // Temporal text in its canonical form (temporal_text.ts), as the write pipeline stores it.
+  const temporal = change === 'widen' && sqliteTemporalCopy(source.type.kind, target.type.kind, src)
+  if (temporal) return temporal
+  switch (change) {
     case 'same':
     case 'widen':
       return target.type.kind === 'string' || target.type.kind === 'text'
