@@ -4,12 +4,13 @@ import type { DataManager } from '#engine/data/data_manager'
 import { filterFromQuery, optionsFromBody, optionsFromQuery } from '#engine/data/read/params'
 import { lenientBody } from '#middleware/lenient_json_middleware'
 import { DataError } from '#engine/data/errors'
+import { stringifyJson } from '#engine/data/read/json_text'
 import { withDataManager } from './data_access.js'
 import { routeParam } from './route_params.js'
 
 function json(ctx: HttpContext, status: number, body: unknown) {
   ctx.response.header('Content-Type', 'application/json;charset=UTF-8')
-  return ctx.response.status(status).send(JSON.stringify(body))
+  return ctx.response.status(status).send(stringifyJson(body))
 }
 
 /** The request body as the lenient reader parsed it; unreadable JSON is a 400 (ours). */

@@ -2,6 +2,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { DataManager, EntityJson, WriteOptions } from '#engine/data/data_manager'
 import { lenientBody } from '#middleware/lenient_json_middleware'
 import { DataError } from '#engine/data/errors'
+import { stringifyJson } from '#engine/data/read/json_text'
 import { withDataManager } from './data_access.js'
 import { routeParam } from './route_params.js'
 
@@ -10,6 +11,12 @@ function body(ctx: HttpContext, error: string): unknown {
   const read = lenientBody(ctx)
   if (!read || read.body === undefined) throw new DataError(400, error, '')
   return read.body
+}
+
+/** Entity JSON as Adonis sends an object, but decimals keep their scale (json_text.ts). */
+function json(ctx: HttpContext, entities: unknown) {
+  ctx.response.safeHeader('Content-Type', 'application/json; charset=utf-8')
+  ctx.response.send(stringifyJson(entities))
 }
 
 function options(ctx: HttpContext): WriteOptions {
@@ -46,11 +53,13 @@ export default class EntityWritesController {
       const url = ctx.request.completeUrl(false).replace(/\/+$/, '')
       if (Array.isArray(payload)) {
         const created = await data.createMany(entity, payload, options(ctx))
-        ctx.response.status(201).header('Location', url).send(created)
+        ctx.response.status(201).header('Location', url)
+        json(ctx, created)
         return
       }
       const created = await data.create(entity, payload as EntityJson, options(ctx))
-      ctx.response.status(201).header('Location', `${url}/${created.id}`).send(created)
+      ctx.response.status(201).header('Location', `${url}/${created.id}`)
+      json(ctx, created)
     })
   }
 
@@ -58,7 +67,7 @@ export default class EntityWritesController {
     await this.#run(ctx, async (data) => {
       const payload = body(ctx, 'Cannot deserialize an entity from JSON')
       const { entity, id } = { entity: routeParam(ctx, 'entity'), id: routeParam(ctx, 'id') }
-      ctx.response.send(await data.update(entity, id, payload as EntityJson, options(ctx)))
+      json(ctx, await data.update(entity, id, payload as EntityJson, options(ctx)))
     })
   }
 
@@ -70,7 +79,7 @@ export default class EntityWritesController {
         throw new DataError(400, message, message)
       }
       const entity = routeParam(ctx, 'entity')
-      ctx.response.send(await data.updateMany(entity, payload, options(ctx)))
+      json(ctx, await data.updateMany(entity, payload, options(ctx)))
     })
   }
 

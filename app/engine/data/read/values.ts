@@ -1,9 +1,12 @@
 /**
  * Stored column values -> upstream JSON values (reference 4.3), for both dialects: SQLite hands
- * back text and 0/1, node-pg hands back Date objects (local time for `date`/`timestamp`, an
- * instant for `timestamptz`), numeric text for `numeric`/`bigint` and parsed `jsonb`.
+ * back text, 0/1 and doubles for `numeric`, node-pg hands back Date objects (local time for
+ * `date`/`timestamp`, an instant for `timestamptz`), numeric text for `numeric`/`bigint` and
+ * parsed `jsonb`. Decimals become JsonNumbers with the attribute's scale (json_text.ts).
  */
 import type { AttributeMeta, Model } from '../../metadata/model.js'
+import { parseDecimal, scaleDecimal } from '../../query/values/numbers.js'
+import { JsonNumber, jsonNumber } from './json_text.js'
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0')
 
@@ -42,22 +45,44 @@ function number(value: unknown): number {
   return typeof value === 'number' ? value : Number(value)
 }
 
+const SCALED = /^-?\d+(?:\.\d+)?$/
+
+/** `130.00` for a numeric(p, 2) value: PostgreSQL's text as it is, SQLite's double with toFixed. */
+function decimal(a: AttributeMeta, value: unknown): JsonNumber | number {
+  const scale = a.definition?.scale ?? 2
+  if (typeof value === 'number') {
+    return Math.abs(value) < 1e21 ? new JsonNumber(value.toFixed(scale)) : value
+  }
+  const text = String(value)
+  const point = text.indexOf('.')
+  const digits = point < 0 ? 0 : text.length - point - 1
+  if (digits === scale && SCALED.test(text)) return jsonNumber(text)
+  const plain = parseDecimal(text)
+  return plain === undefined ? Number(text) : jsonNumber(scaleDecimal(plain, scale))
+}
+
+/** `10:00:00.500` -> `10:00:00.5`, `10:00:00.000` -> `10:00:00` (ISO_LOCAL_TIME's fraction). */
+function timeText(text: string): string {
+  if (!text.includes('.')) return text
+  const trimmed = text.replace(/0+$/, '')
+  return trimmed.endsWith('.') ? trimmed.slice(0, -1) : trimmed
+}
+
 /** The JSON value of a datatype attribute's stored value (never called with null). */
 export function formatValue(model: Model, a: AttributeMeta, value: unknown): unknown {
   switch (a.datatype) {
     case 'int':
     case 'long':
     case 'double':
-    case 'decimal':
       return number(value)
+    case 'decimal':
+      return decimal(a, value)
     case 'boolean':
       return value === true || value === 1 || value === '1' || value === 'true'
     case 'date':
       return value instanceof Date ? localDate(value) : String(value).slice(0, 10)
-    case 'time': {
-      const text = String(value)
-      return text.length > 8 && /\.0*$/.test(text) ? text.slice(0, 8) : text
-    }
+    case 'time':
+      return timeText(String(value))
     case 'dateTime':
       return value instanceof Date ? localDateTime(value) : dateTimeText(String(value))
     case 'offsetDateTime':
