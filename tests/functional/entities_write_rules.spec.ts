@@ -205,6 +205,10 @@ test.group('Entities API: delete', (group) => {
     }
     assert.equal(await count('bookstore_tag'), before)
     assert.equal((await row('bookstore_tag', ids.tag)).name, 'classic')
+    // An empty responseView, as the old npm client sends for an unset option: no plan.
+    const minimal = await send('PUT', `${E}/bookstore_Tag/${ids.tag}?responseView=`, {})
+    assert.equal(minimal.status, 200, minimal.text)
+    assert.deepEqual(Object.keys(minimal.body), ['_entityName', '_instanceName', 'id'])
     const malformed = await send('POST', `${E}/bookstore_Tag`, '{oops')
     assert.equal(malformed.status, 400)
     assert.deepEqual(malformed.body, {

@@ -21,7 +21,8 @@ function json(ctx: HttpContext, entities: unknown) {
 
 function options(ctx: HttpContext): WriteOptions {
   const qs = ctx.request.qs()
-  const plan = qs.responseFetchPlan ?? qs.responseView
+  // An empty `responseView` (older clients send it for an unset option) is no plan.
+  const plan = qs.responseFetchPlan ?? (qs.responseView === '' ? undefined : qs.responseView)
   const ifMatch = ctx.request.header('if-match')
   // `If-Match: *` asks for no particular version (RFC 9110): no check.
   const tag = ifMatch === undefined ? '*' : ifMatch.trim()
