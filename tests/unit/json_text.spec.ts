@@ -41,7 +41,7 @@ test.group('json_text: decimals as raw JSON numbers', () => {
 
   test('strings holding the marker never become raw JSON', ({ assert }) => {
     const nonce = leakedNonce()
-    assert.match(nonce, /^[0-9a-f]{32}$/)
+    assert.match(nonce, /^\u007f[0-9a-f]{32}$/)
     const hostile = [
       `x"${nonce}1`,
       `"${nonce}1"`,
@@ -51,6 +51,9 @@ test.group('json_text: decimals as raw JSON numbers', () => {
       `${nonce}`,
       `${nonce}1e5`,
       `${nonce}--1`,
+      `${nonce}1\\`,
+      `\u007f${nonce}1`,
+      `${nonce}01`,
     ]
     for (const s of hostile) {
       const value = { s, list: [s], nested: { [s]: s }, d: new JsonNumber('1.50') }
