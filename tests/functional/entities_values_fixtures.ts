@@ -6,7 +6,7 @@
 import db from '@adonisjs/lucid/services/db'
 import { resetDatabase, dialect } from '#tests/helpers/database'
 import { applyDoc } from '#tests/helpers/engine'
-import { accessToken, bearer, makeClient, raw } from '#tests/helpers/resource_server'
+import { accessToken, makeClient, sendJson } from '#tests/helpers/resource_server'
 
 export const S = '/rest/entities/vt_Sample'
 export const TABLE = 'vt_sample'
@@ -41,16 +41,7 @@ export async function loadValuesModel() {
 }
 
 export function send(method: string, path: string, body?: unknown) {
-  const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body)
-  return raw(path, {
-    method,
-    headers: {
-      ...bearer(token),
-      'Content-Type': 'application/json',
-      'Content-Length': String(Buffer.byteLength(text)),
-    },
-    body: text,
-  })
+  return sendJson(token, method, path, body)
 }
 
 /** Creates rows (tag = `tag`, title = the key) and returns their ids by title. */

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto'
 import db from '@adonisjs/lucid/services/db'
 import { resetDatabase } from '#tests/helpers/database'
 import { applyDoc } from '#tests/helpers/engine'
-import { accessToken, bearer, makeClient, raw } from '#tests/helpers/resource_server'
+import { accessToken, makeClient, sendJson } from '#tests/helpers/resource_server'
 import { demoDocument } from '#tests/unit/_fixtures'
 
 export const E = '/rest/entities'
@@ -78,18 +78,7 @@ export async function loadWriteDemo() {
 }
 
 export function send(method: string, path: string, body?: unknown, headers = {}) {
-  const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body)
-  return raw(path, {
-    method,
-    // An explicit length: Node's client sends a DELETE body neither chunked nor sized.
-    headers: {
-      ...bearer(token),
-      'Content-Type': 'application/json',
-      'Content-Length': String(Buffer.byteLength(text)),
-      ...headers,
-    },
-    body: text,
-  })
+  return sendJson(token, method, path, body, headers)
 }
 
 export async function count(table: string, where: Record<string, unknown> = {}) {
