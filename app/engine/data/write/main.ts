@@ -9,7 +9,7 @@
  */
 import type { EntityMeta } from '../../metadata/model.js'
 import type { DataContext, EntityJson, WriteOptions } from '../data_manager.js'
-import { DataError, entityNotFound, fetchPlanNotFound, instanceNotFound } from '../errors.js'
+import { DataError, entityNotFound, instanceNotFound } from '../errors.js'
 import { load, parseId } from '../read/main.js'
 import { resolvePlan } from '../read/plan.js'
 import { directTransaction, type WriteClient } from '../../schema/dialects/direct_writes.js'
@@ -99,11 +99,9 @@ async function respondAll(ctx: DataContext, entity: EntityMeta, ids: Id[], optio
   return out
 }
 
-/** An unknown response plan (an empty name too) is 400, as for reads (RestControllerUtils). */
+/** An unknown response plan (an empty name too) is 400, as for reads (resolvePlan). */
 function checkResponsePlan(ctx: DataContext, entity: EntityMeta, options: WriteOptions) {
-  const plan = options.responseFetchPlan
-  if (plan === '') throw fetchPlanNotFound(entity.name, '')
-  if (plan !== undefined) resolvePlan(ctx, entity, plan)
+  if (options.responseFetchPlan !== undefined) resolvePlan(ctx, entity, options.responseFetchPlan)
 }
 
 function requireObject(body: unknown): Record<string, unknown> {

@@ -13,9 +13,15 @@
  * children, and nothing is written.
  */
 import type { AttributeMeta, EntityMeta, LinkTableMeta } from '../../metadata/model.js'
-import { attributeForbidden, instanceNotFound, rowForbidden } from '../errors.js'
+import { attributeForbidden, instanceNotFound } from '../errors.js'
 import { saveEntity } from './importer.js'
-import { allowedIds, checkStoredRow, findVisibleRow, notePostImage } from './row_security.js'
+import {
+  allowedIds,
+  checkStoredRow,
+  checkStoredRows,
+  findVisibleRow,
+  notePostImage,
+} from './row_security.js'
 import { removeRow } from './remover.js'
 import {
   findRow,
@@ -187,14 +193,7 @@ async function setKey(
   if (!s.ctx.permissions.canDo(target.name, 'update')) throw writeForbidden('update', target.name)
   if (s.ctx.permissions.attribute(target.name, back.name) !== 2)
     throw attributeForbidden(target.name, back.name)
-  const allowed = allowedIds(s, target, 'update')
-  if (allowed) {
-    const found = new Set(
-      (await allowed.whereIn('t0.id', ids as any[])).map((r: Row) => String(r.id))
-    )
-    const refused = ids.find((id) => !found.has(String(id)))
-    if (refused !== undefined) throw rowForbidden(target.name, refused, 'update')
-  }
+  await checkStoredRows(s, target, ids, 'update')
   const row: Row = { [back.column!]: value }
   if (target.traits.has('audited'))
     Object.assign(row, { last_modified_by: s.user, last_modified_date: s.now })

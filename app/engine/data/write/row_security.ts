@@ -58,18 +58,37 @@ export async function findVisibleRow(
   return rows[0] ?? null
 }
 
+/** The first of `ids` outside the caller's `operation` rules (undefined: none is). */
+async function firstRefused<T extends Id>(
+  s: WriteState,
+  entity: EntityMeta,
+  ids: T[],
+  operation: EntityOperation
+): Promise<T | undefined> {
+  const allowed = allowedIds(s, entity, operation)
+  if (!allowed || ids.length === 0) return undefined
+  const found = new Set((await allowed.whereIn('t0.id', ids)).map((r: Row) => String(r.id)))
+  return ids.find((id) => !found.has(String(id)))
+}
+
+/** The stored rows must satisfy the predicates of `operation` (update, delete): else 403. */
+export async function checkStoredRows(
+  s: WriteState,
+  entity: EntityMeta,
+  ids: Id[],
+  operation: 'update' | 'delete'
+) {
+  const refused = await firstRefused(s, entity, ids, operation)
+  if (refused !== undefined) throw rowForbidden(entity.name, refused, operation)
+}
+
 /** The stored row must satisfy the predicates of `operation` (update, delete). */
-export async function checkStoredRow(
+export const checkStoredRow = (
   s: WriteState,
   entity: EntityMeta,
   row: Row,
   operation: 'update' | 'delete'
-) {
-  const allowed = allowedIds(s, entity, operation)
-  if (allowed && !(await allowed.where('t0.id', row.id).first())) {
-    throw rowForbidden(entity.name, row.id, operation)
-  }
-}
+) => checkStoredRows(s, entity, [row.id], operation)
 
 /** Remembers a written row for the post-image check. */
 export function notePostImage(
@@ -89,12 +108,13 @@ export async function checkPostImages(s: WriteState) {
   for (const { entity, ids } of s.postChecks.values()) {
     for (const operation of ['read', 'create', 'update'] as const) {
       const wanted = [...ids].filter(([, op]) => operation === 'read' || op === operation)
-      const allowed = allowedIds(s, entity, operation)
-      if (!allowed || wanted.length === 0) continue
-      const keys = wanted.map(([id]) => id)
-      const found = new Set((await allowed.whereIn('t0.id', keys)).map((r: Row) => String(r.id)))
-      const refused = wanted.find(([id]) => !found.has(id))
-      if (refused) throw rowForbidden(entity.name, refused[0], refused[1])
+      const refused = await firstRefused(
+        s,
+        entity,
+        wanted.map(([id]) => id),
+        operation
+      )
+      if (refused !== undefined) throw rowForbidden(entity.name, refused, ids.get(refused)!)
     }
   }
 }
