@@ -12,6 +12,10 @@ export default defineConfig({
       'application/csp-report',
     ],
   },
+  // YAML definition documents posted to the admin API (request.raw()).
+  raw: {
+    types: ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml'],
+  },
   multipart: {
     autoProcess: true,
     convertEmptyStringsToNull: true,

@@ -9,6 +9,7 @@ import type { Logger } from '@adonisjs/core/logger'
 import type { Engine } from '#engine/engine'
 import { ensureBuiltInUsers } from '#oauth/accounts'
 import { syncConfigClients } from '#oauth/config_clients'
+import { definitions } from '#definition/main'
 
 export const DEMO_FILE = 'database/demo/bookstore.json'
 
@@ -46,10 +47,14 @@ export async function migrate(app: ApplicationService) {
 }
 
 /** Syncs the property-declared OAuth clients; a configuration problem stops the start. */
-export async function syncClientsFromProperties(engine: Engine, logger: Logger) {
+export async function syncClientsFromProperties(
+  engine: Engine,
+  logger: Logger,
+  consolePort?: number
+) {
   // A second attempt covers instances starting together (the other one inserted a row first).
-  const result = await syncConfigClients(engine.properties).catch(() =>
-    syncConfigClients(engine.properties)
+  const result = await syncConfigClients(engine.properties, consolePort).catch(() =>
+    syncConfigClients(engine.properties, consolePort)
   )
   for (const warning of result.warnings) logger.warn('OAuth client configuration: %s', warning)
   if (result.problems.length) {
@@ -77,10 +82,11 @@ export async function bootstrapServer(
     log: (message) => logger.warn(message),
     info: (message) => logger.info(message),
   })
-  await syncClientsFromProperties(engine, logger)
+  // The console's public client is seeded with the others (app/oauth/config_clients.ts).
+  await syncClientsFromProperties(engine, logger, env.get('PORT') ?? 8080)
   if (options.demo && engine.model.entities.size === 0 && engine.model.version === 0) {
     logger.info('empty model: importing the demo application from %s', DEMO_FILE)
-    const result = await engine.importFile(app.makePath(DEMO_FILE), { source: 'demo' })
+    const result = await definitions(engine).importFile(app.makePath(DEMO_FILE), { source: 'demo' })
     if (result.status !== 'applied') {
       throw new Error(
         `demo import failed: ${JSON.stringify(result.problems.concat(result.refusals as any))}`

@@ -29,4 +29,6 @@ export const middleware = router.named({
   session: () => import('@adonisjs/session/session_middleware'),
   shield: () => import('@adonisjs/shield/shield_middleware'),
   initializeAuth: () => import('@adonisjs/auth/initialize_auth_middleware'),
+  /** The admin API: a token with the admin.api policy (app/middleware/admin_middleware.ts). */
+  admin: () => import('#middleware/admin_middleware'),
 })

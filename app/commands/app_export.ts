@@ -1,7 +1,8 @@
 import { writeFile } from 'node:fs/promises'
 import { BaseCommand, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
-import { Engine, formatOf, renderDocument } from '#engine/main'
+import { Engine } from '#engine/main'
+import { definitions, formatOf, renderDocument } from '#definition/main'
 import { migrate } from '#start/bootstrap'
 
 export default class AppExport extends BaseCommand {
@@ -19,7 +20,7 @@ export default class AppExport extends BaseCommand {
   async run() {
     await migrate(this.app)
     const engine = await this.app.container.make(Engine)
-    const document = await engine.exportDocument()
+    const document = await definitions(engine).exportDocument()
     const format =
       this.format === 'yaml' || this.format === 'json'
         ? this.format

@@ -1,7 +1,7 @@
 import { BaseCommand, args, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { Engine } from '#engine/main'
-import type { ImportResult } from '#engine/main'
+import { definitions, type ImportResult } from '#definition/main'
 import { migrate } from '#start/bootstrap'
 
 export default class AppImport extends BaseCommand {
@@ -26,7 +26,7 @@ export default class AppImport extends BaseCommand {
     await migrate(this.app)
     const engine = await this.app.container.make(Engine)
     await engine.start()
-    const result = await engine.importFile(this.app.makePath(this.file), {
+    const result = await definitions(engine).importFile(this.app.makePath(this.file), {
       dryRun: this.dryRun,
       allowDataLoss: this.allowDataLoss,
       onProgress: (message) => this.logger.info(message),

@@ -4,6 +4,7 @@ import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { Engine } from '#engine/main'
 import { migrate } from '#start/bootstrap'
 import { dropAllTables } from '#engine/schema/wipe'
+import { definitions } from '#definition/main'
 
 const entity = (attributes: object[]) => ({
   formatVersion: 1,
@@ -32,7 +33,7 @@ export default class BenchAddColumn extends BaseCommand {
     await migrate(this.app)
     const engine = await this.app.container.make(Engine)
     await engine.start()
-    await engine.importDocument(entity([]))
+    await definitions(engine).importDocument(entity([]))
 
     const fillStart = performance.now()
     if (pg) {
@@ -53,7 +54,7 @@ export default class BenchAddColumn extends BaseCommand {
 
     const before = await fileNode()
     const start = performance.now()
-    const result = await engine.importDocument(
+    const result = await definitions(engine).importDocument(
       entity([{ name: 'note', type: 'string', length: 200 }])
     )
     const ms = performance.now() - start

@@ -4,6 +4,7 @@ import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { Engine } from '#engine/main'
 import { migrate } from '#start/bootstrap'
 import { dropAllTables } from '#engine/schema/wipe'
+import { definitions } from '#definition/main'
 
 const TYPES = [
   'string',
@@ -68,11 +69,11 @@ export default class BenchImport extends BaseCommand {
       const value = await fn()
       return { ms: performance.now() - start, value }
     }
-    const dry = await time(() => engine.importDocument(doc, { dryRun: true }))
-    const apply = await time(() => engine.importDocument(doc))
-    const again = await time(() => engine.importDocument(doc))
-    const exported = await time(() => engine.exportDocument())
-    const roundTrip = await time(() => engine.importDocument(exported.value))
+    const dry = await time(() => definitions(engine).importDocument(doc, { dryRun: true }))
+    const apply = await time(() => definitions(engine).importDocument(doc))
+    const again = await time(() => definitions(engine).importDocument(doc))
+    const exported = await time(() => definitions(engine).exportDocument())
+    const roundTrip = await time(() => definitions(engine).importDocument(exported.value))
     const status = (r: any) => `${r.status}, ${r.steps.length} steps`
     this.logger.log(
       `bench:import ${this.entities} entities x ${this.attributes} attributes on ${database}`

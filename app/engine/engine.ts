@@ -1,16 +1,14 @@
 /**
  * The engine facade held by the container: the model registry, the property resolver and the
- * change watcher of this instance, plus the admin-side operations (import, export, apply).
+ * change watcher of this instance. Changes of the definition come from app/definition.
  */
 import type { Database } from '@adonisjs/lucid/database'
 import type { Logger } from '@adonisjs/core/logger'
 import { ModelRegistry } from './metadata/registry.js'
-import { ChangeWatcher } from './change_watcher.js'
+import { ChangeWatcher } from '#changes/watcher'
 import { PropertyResolver } from '../settings/property_resolver.js'
-import { importDocument, importFile, type ImportOptions } from './definition/importer.js'
-import { exportDocument } from './definition/exporter.js'
 import type { Model } from './metadata/model.js'
-import { readVersion } from './metadata/store.js'
+import { readVersion } from '#changes/versions'
 import { MessageStore } from '../i18n/store.js'
 
 export interface EngineOptions {
@@ -69,22 +67,6 @@ export class Engine {
         'model version %d loaded',
         this.model.version
       )
-  }
-
-  async importFile(file: string, options: ImportOptions = {}) {
-    const result = await importFile(this.db, file, options)
-    await this.refresh()
-    return result
-  }
-
-  async importDocument(raw: unknown, options: ImportOptions = {}) {
-    const result = await importDocument(this.db, raw, options)
-    await this.refresh()
-    return result
-  }
-
-  exportDocument() {
-    return exportDocument(this.db)
   }
 
   async stop() {

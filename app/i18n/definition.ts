@@ -19,7 +19,7 @@ import type { ModelDefinition } from '../engine/metadata/types.js'
 import type { Problem } from '../engine/metadata/validate.js'
 import type { Renames } from '../engine/definition/renames.js'
 import { Model } from '../engine/metadata/model.js'
-import { bumpVersion } from '../engine/metadata/store.js'
+import { bumpVersion } from '#changes/versions'
 import { compare, readMessageRows, type MessageRow } from './store.js'
 
 /** The section as the document validator hands it over. */

@@ -4,7 +4,7 @@
  * imports (Engine.refresh) or another instance's (the change watcher).
  */
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
-import { readVersion } from '../engine/metadata/store.js'
+import { readVersion } from '#changes/versions'
 
 export interface MessageRow {
   id: number

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { DateTime } from 'luxon'
 import { BaseModel, beforeCreate, column } from '@adonisjs/lucid/orm'
-import { dbBoolean } from '#engine/schema/db_values'
+import { dbBoolean } from '#changes/db_values'
 
 const jsonList = {
   prepare: (value: string[]) => JSON.stringify(value ?? []),

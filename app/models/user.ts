@@ -5,7 +5,7 @@ import { compose } from '@adonisjs/core/helpers'
 import { BaseModel, beforeCreate, column } from '@adonisjs/lucid/orm'
 import { withAuthFinder } from '@adonisjs/auth/mixins/lucid'
 import type { LucidModel } from '@adonisjs/lucid/types/model'
-import { dbBoolean } from '#engine/schema/db_values'
+import { dbBoolean } from '#changes/db_values'
 
 const AuthFinder = withAuthFinder(() => hash.use('scrypt'), {
   uids: ['username'],

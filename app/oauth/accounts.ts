@@ -242,7 +242,7 @@ export async function ensureBuiltInUsers(options: {
     // The administrator may do everything (app/security/README.md, built-in roles).
     await createUserWithRoles(
       { username: ADMIN_USERNAME, password },
-      { resourceRoles: ['system-full-access'], rowLevelRoles: [] }
+      { resourceRoles: ['system-full-access', 'system-admin'], rowLevelRoles: [] }
     )
   })
   if (!created) return result

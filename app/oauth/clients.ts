@@ -11,7 +11,7 @@
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import OAuthClient from '#models/oauth_client'
-import { bumpVersion } from '#engine/metadata/store'
+import { bumpVersion } from '#changes/versions'
 import { digest, formatDuration, randomToken } from './secrets.js'
 import { clearVerificationCache } from './token_verifier.js'
 import {

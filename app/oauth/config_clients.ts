@@ -76,8 +76,48 @@ function parseSecret(raw: string, path: string, out: Problem[]): SecretInput {
   return {}
 }
 
-/** Reads and checks every configured client; problems name the property. */
-export function readConfigClients(properties: PropertyResolver) {
+/** The console's own public client (authorization code + PKCE against this server). */
+export const CONSOLE_CLIENT_ID = 'modelgate-console'
+
+/**
+ * The console client's redirect URIs: the console callback on `svc.server.base-url` (set it in
+ * production) and on this server's loopback addresses (127.0.0.1 matches any port, RFC 8252).
+ */
+export function consoleRedirectUris(baseUrl: string, port: number): string[] {
+  const uris = [`http://localhost:${port}/console/callback`, 'http://127.0.0.1/console/callback']
+  if (baseUrl) uris.unshift(`${baseUrl.replace(/\/+$/, '')}/console/callback`)
+  return [...new Set(uris)]
+}
+
+/**
+ * The console client as a configuration client named `console`: seeded and kept up to date at
+ * every start, never exported, not changeable by import. Properties
+ * `svc.authserver.client.console.*` replace it.
+ */
+function consoleClient(properties: PropertyResolver, port: number): ConfigClient {
+  const { settings } = checkRegistration(
+    {
+      clientId: CONSOLE_CLIENT_ID,
+      authenticationMethods: ['none'],
+      grantTypes: ['authorization_code', 'refresh_token'],
+      redirectUris: consoleRedirectUris(properties.get<string>('svc.server.base-url') ?? '', port),
+      requireProofKey: true,
+      accessTokenFormat: 'reference',
+      accessTokenTimeToLive: '5m',
+      refreshTokenTimeToLive: '8h',
+      resourceRoles: [],
+      rowLevelRoles: [],
+    },
+    (field) => `console client ${field}`
+  )
+  return { name: 'console', settings, secret: {} }
+}
+
+/**
+ * Reads and checks every configured client; problems name the property. With `consolePort`, the
+ * console's built-in client is one of them (start-up; not in tests of the configuration).
+ */
+export function readConfigClients(properties: PropertyResolver, consolePort?: number) {
   const clients: ConfigClient[] = []
   const problems: Problem[] = []
   const warnings: string[] = []
@@ -128,6 +168,9 @@ export function readConfigClients(properties: PropertyResolver) {
     problems.push(...out)
     if (!out.length) clients.push({ name, settings, secret })
   }
+  const declared = configClientNames(properties)
+  if (consolePort !== undefined && !declared.includes('console'))
+    clients.push(consoleClient(properties, consolePort))
   const seen = new Map<string, string>()
   for (const c of clients) {
     const other = seen.get(c.settings.clientId)
@@ -142,8 +185,11 @@ export function readConfigClients(properties: PropertyResolver) {
 }
 
 /** Brings oauth_clients in line with the configured clients (one transaction). */
-export async function syncConfigClients(properties: PropertyResolver): Promise<ConfigSyncResult> {
-  const { clients, problems, warnings } = readConfigClients(properties)
+export async function syncConfigClients(
+  properties: PropertyResolver,
+  consolePort?: number
+): Promise<ConfigSyncResult> {
+  const { clients, problems, warnings } = readConfigClients(properties, consolePort)
   const result: ConfigSyncResult = {
     created: [],
     updated: [],

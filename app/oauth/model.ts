@@ -19,7 +19,7 @@ import {
 } from './token_store.js'
 import { signAccessToken } from './keys.js'
 import { redirectUriAllowed } from './redirect_uris.js'
-import { dbBoolean } from '#engine/schema/db_values'
+import { dbBoolean } from '#changes/db_values'
 
 /**
  * Deactivating or deleting a user or client, or changing its secret, kills what was issued

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto'
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
-import { bumpVersion } from '#engine/metadata/store'
+import { bumpVersion } from '#changes/versions'
 import { digest, randomToken } from './secrets.js'
 import { clearVerificationCache } from './token_verifier.js'
 

@@ -10,7 +10,7 @@ import db from '@adonisjs/lucid/services/db'
 import type { Subject } from '#security/subject'
 import { digest } from './secrets.js'
 import { toMillis } from './token_store.js'
-import { dbBoolean } from '#engine/schema/db_values'
+import { dbBoolean } from '#changes/db_values'
 
 export type Verification = { subject: Subject } | { error: string }
 

@@ -26,6 +26,8 @@ export const BUILT_IN_ROLES: ReadonlyMap<string, ResourceRole> = new Map(
     }),
     // Reference 9.2: general REST access only; entity access comes from other roles.
     role('rest-minimal', 'REST: minimal access', ['API'], { specificPolicies: ['rest.enabled'] }),
+    // The admin API (/admin/api) and the console; `*` does not include it (policy_index.ts).
+    role('system-admin', 'Administration', ['API', 'UI'], { specificPolicies: ['admin.api'] }),
     role('anonymous', 'Anonymous: no permissions', ['API', 'UI'], {}),
   ].map((r) => [r.code, r])
 )

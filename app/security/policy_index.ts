@@ -54,6 +54,12 @@ export interface Permissions {
 
 const NONE: readonly RowRule[] = Object.freeze([])
 
+/**
+ * Specific policies that `*` does not grant: administering the application (the admin API) is a
+ * right of its own, separate from full data access (`system-full-access`).
+ */
+export const EXPLICIT_ONLY_POLICIES: ReadonlySet<string> = new Set(['admin.api'])
+
 export class PolicyIndex implements Permissions {
   readonly unrestricted: boolean
   #levels = new Map<string, AttributeLevel>()
@@ -107,7 +113,10 @@ export class PolicyIndex implements Permissions {
   }
 
   specific(name: string): boolean {
-    return this.data.specifics.has('*') || this.data.specifics.has(name)
+    return (
+      this.data.specifics.has(name) ||
+      (this.data.specifics.has('*') && !EXPLICIT_ONLY_POLICIES.has(name))
+    )
   }
 
   rowRules(entity: string, operation: EntityOperation): readonly RowRule[] {

@@ -6,7 +6,7 @@
  * changes anything.
  */
 import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
-import { bumpVersion } from '#engine/metadata/store'
+import { bumpVersion } from '#changes/versions'
 import { BUILT_IN_ROLES } from './builtins.js'
 
 export const ENTITY_ACTIONS = ['create', 'read', 'update', 'delete'] as const
@@ -19,6 +19,7 @@ export const SPECIFIC_POLICIES = [
   'rest.enabled',
   'rest.fileUpload.enabled',
   'rest.fileDownload.enabled',
+  'admin.api',
 ]
 
 /**

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises'
 import { parse as parseProperties } from 'dot-properties'
 import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { coerce, findProperty, propertyNamesForEnv, type PropertyValue } from './properties.js'
-import { bumpVersion, readVersion } from '../engine/metadata/store.js'
+import { bumpVersion, readVersion } from '#changes/versions'
 
 export type SettingsSource = 'default' | 'file' | 'env' | 'database'
 

@@ -9,7 +9,7 @@ import db from '@adonisjs/lucid/services/db'
 import { importDoc } from '#tests/helpers/engine'
 import { bearer, raw } from '#tests/helpers/resource_server'
 import { issueToken, newGrantId } from '#oauth/token_store'
-import { bumpVersion } from '#engine/metadata/store'
+import { bumpVersion } from '#changes/versions'
 import type OAuthClient from '#models/oauth_client'
 import {
   ENDPOINTS,

@@ -23,6 +23,7 @@ import { revokeGrant } from '#oauth/token_store'
 import { clearVerificationCache } from '#oauth/token_verifier'
 import { deleteUser, setUserActive } from '#oauth/accounts'
 import { setClientActive } from '#oauth/clients'
+import { definitions } from '#definition/main'
 
 const MISSING = 'Full authentication is required to access this resource'
 const NOT_FOUND = 'Authorization for provided access token not found'
@@ -261,9 +262,7 @@ test.group('resource server: anonymous patterns and open URLs', (group) => {
 
   test('CORS: the preflight is not blocked and a 401 carries CORS headers', async ({ assert }) => {
     // Cross-origin access is opt-in (config/cors.ts): allow the console's dev origin.
-    await (
-      await engine()
-    ).importDocument({
+    await definitions(await engine()).importDocument({
       formatVersion: 1,
       settings: { 'svc.cors.allowed-origins': 'http://localhost:5173' },
     })

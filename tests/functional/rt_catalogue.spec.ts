@@ -9,6 +9,7 @@ import { resetDatabase } from '#tests/helpers/database'
 import { engine, importDoc } from '#tests/helpers/engine'
 import { baseUrl } from '#tests/helpers/oauth'
 import { grantAnonymous, raw, rawLine } from '#tests/helpers/resource_server'
+import { definitions } from '#definition/main'
 
 const OPEN = '/rest/userInfo'
 
@@ -80,7 +81,7 @@ test.group('catalogue RT rows: URL protection', (group) => {
   test('RT10 patterns are validated when stored; /** is never anonymous', async ({ assert }) => {
     const e = await engine()
     for (const value of ['/rest/docs/*, rest/x', '/rest/a b', '/**', '**', '/rest/x;y']) {
-      const result = await e.importDocument({
+      const result = await definitions(e).importDocument({
         formatVersion: 1,
         settings: { 'svc.resource-server.anonymous-url-patterns': value },
       })

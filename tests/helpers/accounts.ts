@@ -6,7 +6,7 @@
 import db from '@adonisjs/lucid/services/db'
 import type OAuthClient from '#models/oauth_client'
 import type User from '#models/user'
-import { readVersion } from '#engine/metadata/store'
+import { readVersion } from '#changes/versions'
 import { issueToken, newGrantId } from '#oauth/token_store'
 import { verifyAccessToken } from '#oauth/token_verifier'
 

@@ -5,18 +5,12 @@ import { randomUUID } from 'node:crypto'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import type { Assert } from '@japa/assert'
-import {
-  Engine,
-  inspectTable,
-  listTables,
-  type ApplyResult,
-  type ImportResult,
-  type InspectedTable,
-} from '#engine/main'
+import { Engine, inspectTable, listTables, type InspectedTable } from '#engine/main'
 import { DataManager } from '#engine/data/data_manager'
 import { FULL_ACCESS, type Permissions } from '#security/policy_index'
 import { compilePermissions } from '#security/compiler'
 import { ANONYMOUS } from '#security/subject'
+import { definitions, type ImportResult } from '#definition/main'
 
 type InspectedColumn = InspectedTable['columns'][number]
 type ImportOptions = { dryRun?: boolean; allowDataLoss?: boolean }
@@ -31,14 +25,14 @@ export async function importDoc(
   options: ImportOptions = {}
 ): Promise<ImportResult> {
   const e = await engine()
-  return e.importDocument({ formatVersion: 1, ...doc }, options)
+  return definitions(e).importDocument({ formatVersion: 1, ...doc }, options)
 }
 
 /** Imports a document that must apply; throws with the problems/refusals otherwise. */
 export async function applyDoc(
   doc: Record<string, unknown>,
   options: { allowDataLoss?: boolean } = {}
-): Promise<ApplyResult> {
+): Promise<ImportResult> {
   const result = await importDoc(doc, options)
   if (result.status !== 'applied') {
     const details = JSON.stringify({ problems: result.problems, refusals: result.refusals })
@@ -56,7 +50,7 @@ export async function expectRefused(
   doc: Record<string, unknown>,
   message: RegExp,
   options: ImportOptions = {}
-): Promise<ApplyResult> {
+): Promise<ImportResult> {
   const before = await snapshotState()
   const result = await importDoc(doc, options)
   assert.equal(result.status, 'refused', JSON.stringify(result.problems))

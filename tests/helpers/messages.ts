@@ -11,6 +11,7 @@ import { createClient, createUser } from '#tests/helpers/oauth'
 import { bearer, raw } from '#tests/helpers/resource_server'
 import { issueToken, newGrantId } from '#oauth/token_store'
 import type OAuthClient from '#models/oauth_client'
+import { definitions } from '#definition/main'
 
 export const ORDER_STATUS = 'com.example.bookstore.OrderStatus'
 export const { version: PRODUCT_VERSION } = JSON.parse(
@@ -75,7 +76,7 @@ export const ENDPOINTS = [
 export async function setupDemo() {
   await resetDatabase()
   const e = await engine()
-  const result = await e.importFile(app.makePath(DEMO_FILE))
+  const result = await definitions(e).importFile(app.makePath(DEMO_FILE))
   if (result.status !== 'applied') throw new Error(JSON.stringify(result.problems))
   await importDoc({ settings: { 'svc.core.available-locales': 'en,de' } })
 }

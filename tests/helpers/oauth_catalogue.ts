@@ -9,6 +9,7 @@ import type OAuthClient from '#models/oauth_client'
 import type { Assert } from '@japa/assert'
 import { engine } from '#tests/helpers/engine'
 import { Browser, baseUrl, createClient, createUser, oauthState } from '#tests/helpers/oauth'
+import { definitions } from '#definition/main'
 
 export const WEB_REDIRECT = 'https://good.example/cb'
 export const SPA_REDIRECT = 'https://spa.example/cb'
@@ -59,7 +60,7 @@ export type Fixture = Awaited<ReturnType<typeof fixture>>
 
 /** Stored settings (take effect without a restart). */
 export async function setSettings(settings: Record<string, unknown>) {
-  const result = await (await engine()).importDocument({ formatVersion: 1, settings })
+  const result = await definitions(await engine()).importDocument({ formatVersion: 1, settings })
   if (result.status !== 'applied') throw new Error(`settings not applied: ${result.status}`)
 }
 

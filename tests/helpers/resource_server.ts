@@ -12,7 +12,7 @@ import { rolesChanged, setUserRoles } from '#security/roles_store'
 import { createClient } from '#tests/helpers/oauth'
 import type OAuthClient from '#models/oauth_client'
 import User from '#models/user'
-import { bumpVersion } from '#engine/metadata/store'
+import { bumpVersion } from '#changes/versions'
 import { randomToken } from '#oauth/secrets'
 import { issueToken, newGrantId } from '#oauth/token_store'
 

@@ -12,6 +12,7 @@ import { cleartextIn, issue, rowOf, securityVersion, tick, verify } from '#tests
 import { createClient, findClient } from '#oauth/clients'
 import { createUser } from '#oauth/accounts'
 import { digest } from '#oauth/secrets'
+import { definitions } from '#definition/main'
 
 const SECRET = 'orders-sync-secret-0123456789'
 const ordersSync = {
@@ -99,7 +100,7 @@ test.group('definition: clients', (group) => {
     assert.deepEqual(result.changes, ['client orders-sync: changed rowLevelRoles, secret'])
     assert.deepEqual(result.steps, [])
     assert.property(await verify(token), 'error')
-    const exported = (await (await engine()).exportDocument()).clients as any[]
+    const exported = (await definitions(await engine()).exportDocument()).clients as any[]
     assert.equal(exported[0].clientSecretHash, digest('a-brand-new-secret-0123'))
   })
 
@@ -113,7 +114,7 @@ test.group('definition: clients', (group) => {
       .where('id', config.client.id)
       .update({ managed_by: 'config', config_name: 'x' })
     const e = await engine()
-    const exported = await e.exportDocument()
+    const exported = await definitions(e).exportDocument()
     const clients = exported.clients as any[]
     assert.deepEqual(
       clients.map((c) => c.clientId),
@@ -127,7 +128,7 @@ test.group('definition: clients', (group) => {
     assert.notInclude(JSON.stringify(exported), SECRET)
 
     const before = await snapshotState()
-    const result = await e.importDocument(JSON.parse(JSON.stringify(exported)))
+    const result = await definitions(e).importDocument(JSON.parse(JSON.stringify(exported)))
     assert.equal(result.status, 'unchanged', JSON.stringify(result.changes))
     assert.equal(await snapshotState(), before)
 

@@ -3,9 +3,8 @@
  */
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import db from '@adonisjs/lucid/services/db'
 import { readFile } from 'node:fs/promises'
-import { importText } from '#engine/main'
+import { definitions } from '#definition/main'
 import { DEMO_FILE } from '#start/bootstrap'
 import { resetDatabase } from '#tests/helpers/database'
 import { engine, importDoc, snapshotState } from '#tests/helpers/engine'
@@ -112,10 +111,13 @@ test.group('definition: invalid documents', (group) => {
   })
 
   test('text that is not JSON or YAML', async ({ assert }) => {
-    const json = await importText(db, '{ "formatVersion": 1, ', 'json')
+    const json = await definitions(await engine()).importText('{ "formatVersion": 1, ', 'json')
     assert.equal(json.status, 'invalid')
     assert.match(json.problems[0].message, /not valid JSON/)
-    const yaml = await importText(db, 'formatVersion: 1\n  entities: [', 'yaml')
+    const yaml = await definitions(await engine()).importText(
+      'formatVersion: 1\n  entities: [',
+      'yaml'
+    )
     assert.equal(yaml.status, 'invalid')
     assert.match(yaml.problems[0].message, /not valid YAML/)
   })

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
-import { importText, renderDocument } from '#engine/main'
+import { definitions, renderDocument } from '#definition/main'
 import { DEMO_FILE } from '#start/bootstrap'
 import { resetDatabase } from '#tests/helpers/database'
 import { engine, importDoc, snapshotState } from '#tests/helpers/engine'
@@ -143,14 +143,17 @@ test.group('definition: messages', (group) => {
       },
     })
     const e = await engine()
-    const exported = await e.exportDocument()
+    const exported = await definitions(e).exportDocument()
     assert.deepEqual(exported.messages, {
       de: { 'bookstore_Order.id': 'ID', 'com.example.bookstore.Genre.POETRY': 'Lyrik' },
       en: { 'bookstore_Order.id': 'ID' },
     })
     const before = await snapshotState()
     for (const format of ['json', 'yaml'] as const) {
-      const result = await importText(db, renderDocument(exported, format), format)
+      const result = await definitions(await engine()).importText(
+        renderDocument(exported, format),
+        format
+      )
       assert.equal(result.status, 'unchanged', JSON.stringify(result.changes))
       assert.equal(await snapshotState(), before, format)
     }
@@ -158,7 +161,7 @@ test.group('definition: messages', (group) => {
 
   test('no stored translations: no messages section in the export', async ({ assert }) => {
     await applied(model)
-    assert.notProperty(await (await engine()).exportDocument(), 'messages')
+    assert.notProperty(await definitions(await engine()).exportDocument(), 'messages')
   })
 
   test('renames carry translations along; removed elements take theirs', async ({ assert }) => {

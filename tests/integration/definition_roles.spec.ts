@@ -7,7 +7,8 @@ import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { resetDatabase } from '#tests/helpers/database'
 import { engine, importDoc, snapshotState } from '#tests/helpers/engine'
-import { readVersion } from '#engine/metadata/store'
+import { readVersion } from '#changes/versions'
+import { definitions } from '#definition/main'
 
 const order = {
   name: 'shop_Order',
@@ -117,21 +118,21 @@ test.group('definition: resource and row-level roles', (group) => {
     assert.equal(await snapshotState(), before)
 
     const e = await engine()
-    const exported = await e.exportDocument()
+    const exported = await definitions(e).exportDocument()
     assert.deepEqual(exported.resourceRoles, [clerk])
     assert.deepEqual(exported.rowLevelRoles, [ownOrders])
-    const roundTrip = await e.importDocument(JSON.parse(JSON.stringify(exported)))
+    const roundTrip = await definitions(e).importDocument(JSON.parse(JSON.stringify(exported)))
     assert.equal(roundTrip.status, 'unchanged', JSON.stringify(roundTrip.changes))
     assert.equal(await snapshotState(), before)
 
     await resetDatabase()
     assert.equal((await importDoc(exported)).status, 'applied')
-    assert.deepEqual((await e.exportDocument()).resourceRoles, [clerk])
+    assert.deepEqual((await definitions(e).exportDocument()).resourceRoles, [clerk])
   })
 
   test('defaults: name is the code, both scopes, no policies', async ({ assert }) => {
     await applied({ resourceRoles: [{ code: 'bare' }], rowLevelRoles: [{ code: 'none' }] })
-    const exported = await (await engine()).exportDocument()
+    const exported = await definitions(await engine()).exportDocument()
     assert.deepEqual(exported.resourceRoles, [
       {
         code: 'bare',

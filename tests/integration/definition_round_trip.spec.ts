@@ -6,7 +6,7 @@ import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { readFile } from 'node:fs/promises'
-import { importText, renderDocument } from '#engine/main'
+import { definitions, renderDocument } from '#definition/main'
 import { DEMO_FILE } from '#start/bootstrap'
 import { resetDatabase } from '#tests/helpers/database'
 import { engine, importDoc, snapshotState } from '#tests/helpers/engine'
@@ -44,10 +44,13 @@ test.group('definition: round trip', (group) => {
     assert,
   }) => {
     const e = await engine()
-    const exported = await e.exportDocument()
+    const exported = await definitions(e).exportDocument()
     const before = await snapshotState()
     const modelVersion = e.model.version
-    assertUnchanged(assert, await e.importDocument(JSON.parse(renderDocument(exported, 'json'))))
+    assertUnchanged(
+      assert,
+      await definitions(e).importDocument(JSON.parse(renderDocument(exported, 'json')))
+    )
     assert.equal(e.model.version, modelVersion)
     assert.equal(await version('model'), modelVersion)
     assert.equal(await snapshotState(), before)
@@ -55,15 +58,15 @@ test.group('definition: round trip', (group) => {
 
   test('export then import (YAML) is unchanged', async ({ assert }) => {
     const e = await engine()
-    const yaml = renderDocument(await e.exportDocument(), 'yaml')
+    const yaml = renderDocument(await definitions(e).exportDocument(), 'yaml')
     assert.match(yaml, /^formatVersion: 1$/m)
     const before = await snapshotState()
-    assertUnchanged(assert, await importText(db, yaml, 'yaml'))
+    assertUnchanged(assert, await definitions(await engine()).importText(yaml, 'yaml'))
     assert.equal(await snapshotState(), before)
   })
 
   test('the export includes the settings and the whole model', async ({ assert }) => {
-    const exported = await (await engine()).exportDocument()
+    const exported = await definitions(await engine()).exportDocument()
     assert.deepEqual(exported.settings, {
       'svc.core.available-locales': 'en,de',
       'svc.rest.default-max-fetch-size': 500,
@@ -83,7 +86,7 @@ test.group('definition: round trip', (group) => {
     assert,
   }) => {
     const e = await engine()
-    const exported = await e.exportDocument()
+    const exported = await definitions(e).exportDocument()
     const { parse } = await import('yaml')
     assert.deepEqual(
       parse(renderDocument(exported, 'yaml')),

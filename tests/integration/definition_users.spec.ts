@@ -11,6 +11,7 @@ import { engine, importDoc, snapshotState } from '#tests/helpers/engine'
 import { cleartextIn, issue, securityVersion, tick, verify } from '#tests/helpers/accounts'
 import { createClient } from '#oauth/clients'
 import { findUser } from '#oauth/accounts'
+import { definitions } from '#definition/main'
 
 const PASSWORD = 'alice-secret-password'
 const alice = {
@@ -73,7 +74,7 @@ test.group('definition: users', (group) => {
       users: [alice, { username: 'anonymous', resourceRoles: ['shop-clerk'] }],
     })
     const e = await engine()
-    const exported = await e.exportDocument()
+    const exported = await definitions(e).exportDocument()
     const users = exported.users as any[]
     assert.deepEqual(
       users.map((u) => u.username),
@@ -88,7 +89,7 @@ test.group('definition: users', (group) => {
       rowLevelRoles: [],
     })
     const before = await snapshotState()
-    const result = await e.importDocument(JSON.parse(JSON.stringify(exported)))
+    const result = await definitions(e).importDocument(JSON.parse(JSON.stringify(exported)))
     assert.equal(result.status, 'unchanged', JSON.stringify(result.changes))
     assert.equal(await snapshotState(), before)
 

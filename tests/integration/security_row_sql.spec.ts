@@ -8,7 +8,7 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { DataManager } from '#engine/data/data_manager'
-import { bumpVersion } from '#engine/metadata/store'
+import { bumpVersion } from '#changes/versions'
 import { permissionsFor } from '#security/main'
 import type { UserSubject } from '#security/subject'
 import { resetDatabase } from '#tests/helpers/database'

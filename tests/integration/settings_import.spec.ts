@@ -7,6 +7,7 @@ import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { resetDatabase } from '#tests/helpers/database'
 import { engine, importDoc, snapshotState } from '#tests/helpers/engine'
+import { definitions } from '#definition/main'
 
 const item = { name: 'shop_Item', attributes: [{ name: 'code', type: 'string', length: 20 }] }
 const version = async (key: 'model' | 'settings') =>
@@ -149,13 +150,13 @@ test.group('settings import', (group) => {
       },
     })
     const e = await engine()
-    const exported = await e.exportDocument()
+    const exported = await definitions(e).exportDocument()
     assert.deepEqual(exported.settings, {
       'svc.core.available-locales': ['en', 'fr'],
       'svc.rest.default-max-fetch-size': 42,
     })
     const before = await snapshotState()
-    const result = await e.importDocument(exported)
+    const result = await definitions(e).importDocument(exported)
     assert.equal(result.status, 'unchanged')
     assert.deepEqual(result.changes, [])
     assert.equal(await snapshotState(), before)

@@ -2,7 +2,7 @@
  * The clients section's structure (document.ts) and the pure registration rules.
  */
 import { test } from '@japa/runner'
-import { validateDocument } from '#engine/definition/document'
+import { validateDocument } from '#definition/document'
 import { checkRegistration, documentPaths, redirectUriProblem } from '#oauth/client_rules'
 import { hasProblem } from '#tests/unit/_fixtures'
 

@@ -1,9 +1,5 @@
 import { test } from '@japa/runner'
-import {
-  UNSUPPORTED_SECTIONS,
-  parseDocumentText,
-  validateDocument,
-} from '#engine/definition/document'
+import { UNSUPPORTED_SECTIONS, parseDocumentText, validateDocument } from '#definition/document'
 import { demoDocument, hasProblem } from '#tests/unit/_fixtures'
 
 const base = () => ({

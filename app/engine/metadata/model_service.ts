@@ -11,7 +11,8 @@ import { validateModel } from './validate.js'
 import { normalizeModel } from './normalize.js'
 import { diffModels } from './diff.js'
 import { Model } from './model.js'
-import { bumpVersion, loadModelDefinition, readVersion, writeModelDefinition } from './store.js'
+import { bumpVersion, readVersion } from '#changes/versions'
+import { loadModelDefinition, writeModelDefinition } from './store.js'
 import { physicalSchema } from '../schema/physical.js'
 import { planSchema } from '../schema/planner.js'
 import type { RenameHints } from '../schema/operations.js'
@@ -29,8 +30,6 @@ export interface ApplyOptions {
   /** Written to the changelog (`app:import bookstore.json`, `console`, ...). */
   source?: string
   onProgress?: (message: string) => void
-  /** More writes that must commit or roll back together with the model (e.g. settings). */
-  alsoInTransaction?: (trx: TransactionClientContract) => Promise<boolean>
 }
 
 export interface ApplyResult {
@@ -53,12 +52,88 @@ export class ModelApplyError extends Error {
 
 const ROLLBACK = Symbol('rollback')
 
+/** A planned model change, computed inside the transaction that may then execute it. */
+export interface ModelChange {
+  wanted: ModelDefinition
+  version: number
+  changes: string[]
+  steps: CompiledStep[]
+  /** Renames that cannot be honoured, collisions the planner found: the change is invalid. */
+  conflicts: string[]
+  /** Every data-loss risk, overridable or not (the caller decides what it allows). */
+  refusals: Refusal[]
+}
+
+/**
+ * Plans `next` against the model and the tables that `trx` sees: the model diff, the DDL, the
+ * planner's conflicts and the data-loss risks. Changes nothing. `next` must be valid
+ * (validateModel).
+ */
+export async function planModelChange(
+  trx: TransactionClientContract,
+  next: ModelDefinition,
+  options: { hints?: RenameHints; onProgress?: (message: string) => void } = {}
+): Promise<ModelChange> {
+  const wanted = normalizeModel(next)
+  const version = await readVersion(trx, 'model')
+  const current = await loadModelDefinition(trx)
+  const changes = diffModels(current, wanted)
+  const currentModel = new Model(version, current)
+  const wantedModel = new Model(version + 1, wanted)
+  const existing = await listTables(trx)
+  options.onProgress?.(
+    `planning ${wanted.entities.length} entities against model version ${version}`
+  )
+  const hints = options.hints ?? NO_RENAMES
+  const plan = planSchema(physicalSchema(currentModel), physicalSchema(wantedModel), hints, {
+    tables: existing,
+  })
+  const steps = dialectFor(dialectOf(trx)).compile(plan.operations, {
+    current: physicalSchema(currentModel),
+    wanted: physicalSchema(wantedModel),
+    hints,
+  })
+  const refusals = plan.conflicts.length ? [] : await checkDataLoss(trx, plan.operations, existing)
+  return { wanted, version, changes, steps, conflicts: plan.conflicts, refusals }
+}
+
+/** True when the planned change alters nothing (no model difference, no DDL). */
+export function isEmptyChange(change: ModelChange): boolean {
+  return change.changes.length === 0 && change.steps.length === 0
+}
+
+/**
+ * Executes a planned change inside the same transaction: the DDL, the model rows, the model
+ * version bump and the schema changelog. Returns the new model version.
+ */
+export async function executeModelChange(
+  trx: TransactionClientContract,
+  change: ModelChange,
+  options: { source?: string; onProgress?: (message: string) => void } = {}
+): Promise<number> {
+  const progress = options.onProgress ?? (() => {})
+  const { steps } = change
+  progress(`applying ${steps.length} schema step(s)`)
+  await executeSteps(trx, steps, (i) =>
+    progress(`  step ${i + 1}/${steps.length}: ${steps[i].description}`)
+  )
+  progress('writing model rows')
+  await writeModelDefinition(trx, change.wanted)
+  const newVersion = await bumpVersion(trx, 'model')
+  await writeChangelog(trx, newVersion, steps, change.changes, options.source)
+  return newVersion
+}
+
+/**
+ * Validates, plans and applies `next` in one transaction of its own (dry runs roll back). The
+ * application definition (app/definition) plans and executes model changes together with its
+ * other sections instead; this is the model-only door (benchmarks, engine tests).
+ */
 export async function applyModel(
   db: Database,
   next: ModelDefinition,
   options: ApplyOptions = {}
 ): Promise<ApplyResult> {
-  const progress = options.onProgress ?? (() => {})
   const wanted = normalizeModel(next)
   const empty: ApplyResult = {
     status: 'invalid',
@@ -74,79 +149,50 @@ export async function applyModel(
   let result: ApplyResult = empty
   try {
     await withSchemaTransaction(db, async (trx) => {
-      const version = await readVersion(trx, 'model')
-      const current = await loadModelDefinition(trx)
-      const changes = diffModels(current, wanted)
-      const currentModel = new Model(version, current)
-      const wantedModel = new Model(version + 1, wanted)
-      const existing = await listTables(trx)
-      progress(`planning ${wanted.entities.length} entities against model version ${version}`)
-      const plan = planSchema(
-        physicalSchema(currentModel),
-        physicalSchema(wantedModel),
-        options.hints ?? NO_RENAMES,
-        {
-          tables: existing,
-        }
-      )
-      const steps = dialectFor(dialectOf(trx)).compile(plan.operations, {
-        current: physicalSchema(currentModel),
-        wanted: physicalSchema(wantedModel),
-        hints: options.hints ?? NO_RENAMES,
-      })
+      const change = await planModelChange(trx, wanted, options)
+      const { changes, steps, version } = change
       result = { status: 'dry-run', changes, steps, problems: [], refusals: [], version }
-      if (plan.conflicts.length) {
+      if (change.conflicts.length) {
         result = {
           ...result,
           status: 'invalid',
-          problems: plan.conflicts.map((m) => ({ path: '$', message: m })),
+          problems: change.conflicts.map((m) => ({ path: '$', message: m })),
         }
         throw ROLLBACK
       }
-      const refusals = (await checkDataLoss(trx, plan.operations, existing)).filter(
-        (r) => !(r.overridable && options.allowDataLoss)
-      )
+      const refusals = change.refusals.filter((r) => !(r.overridable && options.allowDataLoss))
       if (refusals.length) {
         result = { ...result, status: 'refused', refusals }
         throw ROLLBACK
       }
       if (options.dryRun) {
-        if (changes.length === 0 && steps.length === 0) result = { ...result, status: 'unchanged' }
+        if (isEmptyChange(change)) result = { ...result, status: 'unchanged' }
         throw ROLLBACK
       }
-      const extraChanged = options.alsoInTransaction ? await options.alsoInTransaction(trx) : false
-      if (changes.length === 0 && steps.length === 0) {
+      if (isEmptyChange(change)) {
         result = { ...result, status: 'unchanged' }
-        if (!extraChanged) throw ROLLBACK
-        return
+        throw ROLLBACK
       }
-      progress(`applying ${steps.length} schema step(s)`)
-      await executeSteps(trx, steps, (i) =>
-        progress(`  step ${i + 1}/${steps.length}: ${steps[i].description}`)
-      )
-      progress('writing model rows')
-      await writeModelDefinition(trx, wanted)
-      const newVersion = await bumpVersion(trx, 'model')
-      await writeChangelog(trx, newVersion, steps, changes, options.source)
+      const newVersion = await executeModelChange(trx, change, options)
       result = { ...result, status: 'applied', version: newVersion }
     })
   } catch (error) {
     if (error === ROLLBACK) return result
     if (!isDatabaseError(error)) throw error
-    // The database refused a statement (e.g. a value that cannot be converted): the whole
-    // transaction rolled back; report it as a result, not a crash.
-    return {
-      ...result,
-      status: 'failed',
-      problems: [
-        {
-          path: '$',
-          message: `the database refused the change, nothing was applied: ${databaseMessage(error)}`,
-        },
-      ],
-    }
+    return { ...result, status: 'failed', problems: [databaseProblem(error)] }
   }
   return result
+}
+
+/**
+ * The database refused a statement (e.g. a value that cannot be converted): the whole
+ * transaction rolled back; reported as a problem, not a crash.
+ */
+export function databaseProblem(error: unknown) {
+  return {
+    path: '$',
+    message: `the database refused the change, nothing was applied: ${databaseMessage(error)}`,
+  }
 }
 
 async function writeChangelog(
@@ -179,7 +225,7 @@ async function writeChangelog(
     await trx.table('mg_schema_changelog').multiInsert(rows.slice(i, i + 200))
 }
 
-function isDatabaseError(error: unknown): boolean {
+export function isDatabaseError(error: unknown): boolean {
   const e = error as { code?: unknown; severity?: unknown }
   // node-postgres errors carry a SQLSTATE `code` and `severity`; better-sqlite3 codes start with SQLITE_.
   return (

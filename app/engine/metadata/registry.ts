@@ -5,7 +5,8 @@
 import type { Database } from '@adonisjs/lucid/database'
 import { Model } from './model.js'
 import { EMPTY_MODEL } from './normalize.js'
-import { loadModelDefinition, readVersion } from './store.js'
+import { readVersion } from '#changes/versions'
+import { loadModelDefinition } from './store.js'
 
 export class ModelRegistry {
   #model = new Model(0, EMPTY_MODEL)

@@ -14,39 +14,12 @@ import type {
 import { normalizeModel } from './normalize.js'
 import { tableNameFor } from './naming.js'
 import { Model } from './model.js'
-import { dbBoolean } from '../schema/db_values.js'
-
-/**
- * Version counters in mg_versions: the model, stored settings, security (users, clients, tokens)
- * and stored translations (app/i18n).
- */
-export type VersionKey = 'model' | 'settings' | 'security' | 'messages' | 'roles'
+import { dbBoolean } from '#changes/db_values'
 
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v))
 const parse = (v: string | null) => (v === null || v === undefined ? undefined : JSON.parse(v))
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v)
 const num = (v: unknown) => (v === null || v === undefined ? undefined : Number(v))
-
-export async function readVersion(client: QueryClientContract, key: VersionKey): Promise<number> {
-  const row = await client.from('mg_versions').where('key', key).select('version').first()
-  return row ? Number(row.version) : 0
-}
-
-export async function bumpVersion(
-  trx: TransactionClientContract,
-  key: VersionKey
-): Promise<number> {
-  // The UPDATE takes the row lock: concurrent model changes serialize here.
-  await trx.rawQuery('update mg_versions set version = version + 1, updated_at = ? where key = ?', [
-    new Date(),
-    key,
-  ])
-  if (trx.dialect.name === 'postgres') {
-    // Delivered to every listening instance when the transaction commits (never before).
-    await trx.rawQuery(`select pg_notify('mg_changes', ?)`, [key])
-  }
-  return readVersion(trx, key)
-}
 
 export async function loadModelDefinition(client: QueryClientContract): Promise<ModelDefinition> {
   // Sequential on purpose: `client` may be a transaction, i.e. one connection.

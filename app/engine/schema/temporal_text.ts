@@ -14,7 +14,7 @@
  */
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import { columnNameFor } from '../metadata/naming.js'
-import { dbBoolean } from './db_values.js'
+import { dbBoolean } from '#changes/db_values'
 import type { ColumnType } from './physical.js'
 
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`

@@ -1,0 +1,28 @@
+/**
+ * The section registry: one line per section, in planning order (a section may use what an
+ * earlier one put in the plan context: the model first, roles before users).
+ */
+import type { DefinitionSection } from '../section.js'
+import { modelSection } from './model.js'
+import { settingsSection } from './settings.js'
+import { clientsSection } from './clients.js'
+import { rolesSection } from './roles.js'
+import { usersSection } from './users.js'
+import { messagesSection } from './messages.js'
+
+export const SECTIONS: readonly DefinitionSection[] = [
+  modelSection,
+  settingsSection,
+  clientsSection,
+  rolesSection,
+  usersSection,
+  messagesSection,
+]
+
+/** Document keys of capabilities not built yet: refused with a message naming the section. */
+export const UNSUPPORTED_SECTIONS = ['queries', 'reports']
+
+/** The section that reads document key `key`. */
+export function sectionOfKey(key: string): DefinitionSection | undefined {
+  return SECTIONS.find((s) => key in s.keys)
+}
