@@ -19,12 +19,12 @@ export const adminTokens = new Map<AdminActor, string>()
 export async function setupAdminActors() {
   adminTokens.clear()
   const web = await makeClient({ resourceRoles: [] })
-  const admin = await User.create({ username: 'root', password: 'S3cret-passw0rd', active: true })
+  const root = await User.create({ username: 'root', password: 'S3cret-passw0rd', active: true })
   await db.table('mg_user_resource_roles').multiInsert([
-    { user_id: admin.id, role_code: 'system-full-access' },
-    { user_id: admin.id, role_code: 'system-admin' },
+    { user_id: root.id, role_code: 'system-full-access' },
+    { user_id: root.id, role_code: 'system-admin' },
   ])
-  adminTokens.set('admin', (await accessToken(web, admin)).token)
+  adminTokens.set('admin', (await accessToken(web, root)).token)
   const plain = await User.create({ username: 'plain', password: 'S3cret-passw0rd', active: true })
   await db.table('mg_user_resource_roles').insert({ user_id: plain.id, role_code: 'rest-minimal' })
   adminTokens.set('plain', (await accessToken(web, plain)).token)
