@@ -2,18 +2,38 @@
 |--------------------------------------------------------------------------
 | Admin API (/admin/api/...): the definition as a whole and part by part, history, effective
 | permissions. Guarded by the `admin` middleware (admin.api policy); README "Admin API".
+| One routes file per area under start/routes/admin/.
 |--------------------------------------------------------------------------
 */
 import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
+import { registerModelRoutes } from '#start/routes/admin/model'
+import { registerSecurityRoutes } from '#start/routes/admin/security'
+import { registerAccountsRoutes } from '#start/routes/admin/accounts'
+import { registerClientsRoutes } from '#start/routes/admin/clients'
+import { registerSettingsRoutes } from '#start/routes/admin/settings'
+import { registerInspectRoutes } from '#start/routes/admin/inspect'
 
 const DefinitionController = () => import('#controllers/admin/definition_controller')
 
-export const adminRoutes = router
+router
   .group(() => {
     router.get('/definition', [DefinitionController, 'show'])
     router.post('/definition/plan', [DefinitionController, 'plan'])
     router.post('/definition/apply', [DefinitionController, 'apply'])
+    registerModelRoutes()
+    registerSecurityRoutes()
+    registerAccountsRoutes()
+    registerClientsRoutes()
+    registerSettingsRoutes()
+    registerInspectRoutes()
   })
   .prefix('/admin/api')
+  .use(middleware.admin())
+
+// Anything else under /admin/api: the admin error shape, after the same guard.
+router
+  .any('/admin/api/*', ({ response }) =>
+    response.status(404).json({ error: 'Not found', details: 'no such admin API endpoint' })
+  )
   .use(middleware.admin())
