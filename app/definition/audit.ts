@@ -147,3 +147,21 @@ export async function readAudit(client: QueryClientContract, q: AuditQuery) {
     })),
   }
 }
+
+/**
+ * An administrative action that is not a change of the definition (revoking a client's tokens):
+ * audited like one, inside the caller's transaction, without a definition version bump.
+ */
+export async function recordAction(
+  trx: TransactionClientContract,
+  action: { author: Author; source: string; summary: string; element: ElementChange }
+) {
+  const row = await trx.from('mg_versions').where('key', 'definition').select('version').first()
+  return writeAudit(trx, {
+    author: action.author,
+    source: action.source,
+    definitionVersion: Number(row?.version ?? 0),
+    changes: [action.summary],
+    elements: [action.element],
+  })
+}

@@ -21,7 +21,7 @@ import {
 
 export type { ApplyDefinitionOptions, DefinitionResult } from './apply.js'
 export type { Author, ElementChange } from './audit.js'
-export { readAudit, writeAudit } from './audit.js'
+export { readAudit, recordAction, writeAudit } from './audit.js'
 export { validateDocument, parseDocumentText, type DefinitionDocument } from './document.js'
 export { SECTIONS } from './sections/index.js'
 /** The import result (the CLI's name for it). */
