@@ -2,6 +2,7 @@
  * Runs a benchmark command against a scratch database that it may empty:
  *   node scripts/bench.js import [--pg] [-- --entities=200 --attributes=20]
  *   node scripts/bench.js add-column [--pg] [-- --rows=1000000]
+ *   node scripts/bench.js admin [--pg] [-- --entities=200 --rounds=5]
  * SQLite: tmp/bench.sqlite3; PostgreSQL: database modelgate_bench on DB_HOST (default 127.0.0.1).
  */
 import { spawnSync } from 'node:child_process'
