@@ -86,7 +86,10 @@ export async function bootstrapServer(
   await syncClientsFromProperties(engine, logger, env.get('PORT') ?? 8080)
   if (options.demo && engine.model.entities.size === 0 && engine.model.version === 0) {
     logger.info('empty model: importing the demo application from %s', DEMO_FILE)
-    const result = await definitions(engine).importFile(app.makePath(DEMO_FILE), { source: 'demo' })
+    const result = await definitions(engine).importFile(app.makePath(DEMO_FILE), {
+      source: 'demo',
+      author: { kind: 'system', name: 'demo' },
+    })
     if (result.status !== 'applied') {
       throw new Error(
         `demo import failed: ${JSON.stringify(result.problems.concat(result.refusals as any))}`

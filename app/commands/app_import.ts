@@ -27,6 +27,7 @@ export default class AppImport extends BaseCommand {
     const engine = await this.app.container.make(Engine)
     await engine.start()
     const result = await definitions(engine).importFile(this.app.makePath(this.file), {
+      author: { kind: 'system', name: 'app:import' },
       dryRun: this.dryRun,
       allowDataLoss: this.allowDataLoss,
       onProgress: (message) => this.logger.info(message),
