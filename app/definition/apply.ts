@@ -36,7 +36,10 @@ export interface DefinitionResult {
   changes: string[]
   steps: CompiledStep[]
   problems: Problem[]
+  /** The data-loss risks that are not allowed: the change is refused. */
   refusals: Refusal[]
+  /** Every data-loss risk of the change, allowed or not (with the rows it affects). */
+  risks: Refusal[]
   /** The model version after the change (or the current one). */
   version: number
   /** The definition version after the change (or the current one): the admin API's ETag. */
@@ -56,6 +59,7 @@ function result(status: DefinitionResult['status'], rest: Partial<DefinitionResu
     steps: [],
     problems: [],
     refusals: [],
+    risks: [],
     version: 0,
     definitionVersion: 0,
     ...rest,
@@ -99,9 +103,8 @@ export async function applyDefinition(
       outcome.changes = all.flatMap((p) => p.changes)
       outcome.steps = all.flatMap((p) => p.steps ?? [])
       if (outcome.problems.length) throw ROLLBACK
-      outcome.refusals = all
-        .flatMap((p) => p.refusals ?? [])
-        .filter((r) => !(r.overridable && options.allowDataLoss))
+      outcome.risks = all.flatMap((p) => p.refusals ?? [])
+      outcome.refusals = outcome.risks.filter((r) => !(r.overridable && options.allowDataLoss))
       if (outcome.refusals.length) {
         outcome.status = 'refused'
         throw ROLLBACK

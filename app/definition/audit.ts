@@ -115,6 +115,8 @@ export async function writeAudit(
 }
 
 export interface AuditQuery {
+  /** One entry by its id (the admin API's GET /audit/:id). */
+  id?: number
   section?: string
   element?: string
   author?: string
@@ -125,6 +127,7 @@ export interface AuditQuery {
 /** Entries newest first, filtered by section, element (exact) and author (exact). */
 export async function readAudit(client: QueryClientContract, q: AuditQuery) {
   const query = client.from('mg_audit')
+  if (q.id !== undefined) query.where('id', q.id)
   if (q.author) query.where('author', q.author)
   if (q.section || q.element)
     query.whereExists((sub) => {

@@ -46,6 +46,7 @@ function unreadable(format: string, error: unknown): DefinitionResult {
     steps: [],
     problems,
     refusals: [],
+    risks: [],
     version: 0,
     definitionVersion: 0,
   }

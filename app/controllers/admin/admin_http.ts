@@ -60,7 +60,10 @@ export function authorOf(ctx: HttpContext): Author {
   return { kind: 'system', name: 'anonymous' }
 }
 
-const flag = (ctx: HttpContext, name: string) => {
+const dryRunRequested = (ctx: HttpContext) =>
+  flag(ctx, 'dryRun') || ctx.request.url().endsWith('/definition/plan')
+
+function flag(ctx: HttpContext, name: string) {
   const value = ctx.request.qs()[name]
   return value === 'true' || value === '1' || value === ''
 }
@@ -100,6 +103,7 @@ export function describeResult(result: DefinitionResult) {
       description: s.description,
       sql: s.sql,
     })),
+    risks: result.risks,
     definitionVersion: result.definitionVersion,
     modelVersion: result.version,
     ...(result.auditId ? { auditId: result.auditId } : {}),
@@ -123,6 +127,11 @@ export function sendResult(
       invalidPayload(ctx, rebase(result.problems, options.prefix))
       return false
     case 'refused':
+      // A plan that finds risks is a successful plan: it shows them (apply refuses them).
+      if (dryRunRequested(ctx)) {
+        ctx.response.status(200).json(describeResult(result))
+        return true
+      }
       adminError(
         ctx,
         409,

@@ -9,6 +9,9 @@ import type { Operation, Risk } from './operations.js'
 export interface Refusal {
   message: string
   overridable: boolean
+  /** The table the risk is about and the rows (values) it affects (duplicates: 1 or more). */
+  table?: string
+  rows?: number
 }
 
 async function count(client: QueryClientContract, risk: Risk): Promise<number> {
@@ -85,7 +88,7 @@ export async function checkDataLoss(
     for (const risk of op.risks ?? []) {
       if (!existingTables.has(risk.table)) continue
       const n = await count(client, risk)
-      if (n > 0) refusals.push(refusal(risk, n))
+      if (n > 0) refusals.push({ ...refusal(risk, n), table: risk.table, rows: n })
     }
   }
   return refusals
