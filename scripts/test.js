@@ -63,10 +63,10 @@ if (suites.includes('browser')) {
     }
     console.warn(`WARNING: ${message}; skipping it`)
     suites = suites.filter((s) => s !== 'browser')
-  } else {
-    ensureConsoleBuilt()
   }
 }
+// The functional suite also serves the console (health.spec), the browser suite drives it.
+if (suites.includes('browser') || suites.includes('functional')) ensureConsoleBuilt()
 
 if (pg) {
   env.DB_CONNECTION = 'pg'
