@@ -31,9 +31,3 @@ router
   .prefix('/admin/api')
   .use(middleware.admin())
 
-// Anything else under /admin/api: the admin error shape, after the same guard.
-router
-  .any('/admin/api/*', ({ response }) =>
-    response.status(404).json({ error: 'Not found', details: 'no such admin API endpoint' })
-  )
-  .use(middleware.admin())
