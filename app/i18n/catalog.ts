@@ -129,3 +129,16 @@ export function translationsOf(model: Model, store: MessageStore, locale: string
   }
   return translations
 }
+
+/**
+ * What `locale` would show for each model key if it had no stored translations of its own (the
+ * admin API shows it next to a stored text). Built on demand and not cached: admin reads only.
+ */
+export function textsWithoutStored(
+  model: Model,
+  store: MessageStore,
+  locale: string
+): ReadonlyMap<string, string> {
+  const others = { get: (l: string) => (l === locale ? undefined : store.get(l)) }
+  return build(model, others as MessageStore, locale).all
+}

@@ -6,7 +6,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import engine from '#engine/services/engine'
 import { javaLocale, resolveLocale as matchLocale } from '#settings/request_locale'
-import { translationsOf, type Translations } from './catalog.js'
+import { textsWithoutStored, translationsOf, type Translations } from './catalog.js'
 
 export type { Translations, FlatMap } from './catalog.js'
 export { readableName, readableEntityName, readableEnumName, readableDefault } from './defaults.js'
@@ -14,6 +14,14 @@ export { readableName, readableEntityName, readableEnumName, readableDefault } f
 /** The translations of `locale` (Java form, `en`, `de`, `en_US`) for the current model. */
 export function translations(locale: string): Translations {
   return translationsOf(engine.model, engine.messages, javaLocale(locale) || 'en')
+}
+
+/**
+ * Every model key of `locale` with the text the Messages API shows when `locale` has no stored
+ * translation for it (caption, the language's stored text, or the readable default).
+ */
+export function defaultTexts(locale: string): ReadonlyMap<string, string> {
+  return textsWithoutStored(engine.model, engine.messages, javaLocale(locale) || 'en')
 }
 
 /**

@@ -1,4 +1,24 @@
 /*
- * Admin API routes: settings (registered inside the /admin/api group of start/routes/admin.ts).
+ * Admin API routes: settings, translations, the schema changelog and the audit trail
+ * (registered inside the /admin/api group of start/routes/admin.ts).
  */
-export function registerSettingsRoutes() {}
+import router from '@adonisjs/core/services/router'
+
+const SettingsController = () => import('#controllers/admin/settings_controller')
+const MessagesController = () => import('#controllers/admin/messages_controller')
+const HistoryController = () => import('#controllers/admin/history_controller')
+
+export function registerSettingsRoutes() {
+  router.get('/settings', [SettingsController, 'index'])
+  router.get('/settings/:name', [SettingsController, 'show'])
+  router.put('/settings/:name', [SettingsController, 'update'])
+  router.delete('/settings/:name', [SettingsController, 'destroy'])
+
+  router.get('/messages', [MessagesController, 'index'])
+  router.get('/messages/:locale', [MessagesController, 'show'])
+  router.put('/messages/:locale', [MessagesController, 'update'])
+
+  router.get('/changelog', [HistoryController, 'changelog'])
+  router.get('/audit', [HistoryController, 'index'])
+  router.get('/audit/:id', [HistoryController, 'show'])
+}
