@@ -14,6 +14,7 @@ import OAuthClient from '#models/oauth_client'
 import { bumpVersion } from '#changes/versions'
 import { digest, formatDuration, randomToken } from './secrets.js'
 import { clearVerificationCache } from './token_verifier.js'
+import { isLive, type TokenRow } from './token_store.js'
 import {
   checkRegistration,
   checkSecret,
@@ -276,4 +277,27 @@ export async function deleteClient(
     await t.from('oauth_clients').where('id', client.id).delete()
     await securityChanged(t)
   })
+}
+
+/**
+ * Stops every token of a client at once without changing its registration (the admin API's
+ * revoke-tokens): open token rows are marked revoked, and `tokens_valid_after` stops whatever was
+ * issued before (codes, self-contained tokens). Allowed for configuration clients too: it changes
+ * no property. Returns how many tokens were still live, or null for an unknown client.
+ */
+export async function revokeClientTokens(
+  clientId: string,
+  trx: TransactionClientContract
+): Promise<number | null> {
+  const client = await findClient(clientId, trx)
+  if (!client) return null
+  const now = new Date()
+  const open = trx.from('oauth_tokens').where('client_pk', client.id).whereNull('revoked_at')
+  const rows: TokenRow[] = await open.clone().select('*')
+  await open.update({ revoked_at: now })
+  client.useTransaction(trx)
+  client.merge({ tokensValidAfter: now })
+  await client.save()
+  await securityChanged(trx)
+  return rows.filter((row) => isLive(row, now.getTime())).length
 }
