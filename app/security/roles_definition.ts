@@ -103,6 +103,8 @@ function subset(values: string[], allowed: readonly string[], path: string, out:
 export interface RoleCodes {
   resource: Set<string>
   rowLevel: Set<string>
+  /** Stored roles this change removes (prune). */
+  removed: { resource: Set<string>; rowLevel: Set<string> }
 }
 
 export interface RolesPlan {
@@ -143,6 +145,10 @@ export async function planRoles(
   const codes: RoleCodes = {
     resource: new Set([...BUILT_IN_RESOURCE_ROLES, ...finalResource.keys()]),
     rowLevel: finalRowLevel,
+    removed: {
+      resource: new Set([...storedResource.keys()].filter((c) => !finalResource.has(c))),
+      rowLevel: new Set([...storedRowLevel.keys()].filter((c) => !finalRowLevel.has(c))),
+    },
   }
 
   duplicates(

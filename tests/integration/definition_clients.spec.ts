@@ -45,7 +45,14 @@ async function applied(doc: Record<string, unknown>) {
 }
 
 test.group('definition: clients', (group) => {
-  group.each.setup(async () => void (await resetDatabase()))
+  group.each.setup(async () => {
+    await resetDatabase()
+    // Client role assignments name existing roles (app/definition/sections/clients.ts).
+    await applied({
+      resourceRoles: [{ code: 'bookstore-clerk' }],
+      rowLevelRoles: [{ code: 'own' }],
+    })
+  })
 
   test('clients are created; a generated secret is reported once, none stored in clear', async ({
     assert,
@@ -243,6 +250,8 @@ test.group('definition: clients', (group) => {
         '$.clients[5].clientSecretHash',
         '$.clients[6].clientId',
         '$.clients[7].grantType',
+        // A client's roles must exist (the 'changed' role does not).
+        '$.clients[0].resourceRoles[0]',
       ]
     )
     const configProblem = result.problems.find((p) => p.path === '$.clients[6].clientId')!

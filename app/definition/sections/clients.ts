@@ -9,7 +9,10 @@ import {
   exportClientEntries,
   planClientEntries,
 } from '#oauth/client_definitions'
-import type { DefinitionSection } from '../section.js'
+import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import type { ClientEntry } from '#oauth/client_definitions'
+import type { RoleCodes } from '#security/roles_definition'
+import type { DefinitionSection, Problem } from '../section.js'
 import { arrayOf, keysOf } from '../shape.js'
 
 const strings = () => vine.array(vine.string())
@@ -29,6 +32,47 @@ const client = vine.object({
   rowLevelRoles: strings().optional(),
 })
 
+const KINDS = [
+  ['resourceRoles', 'resource'],
+  ['rowLevelRoles', 'rowLevel'],
+] as const
+
+/**
+ * Client role assignments name roles that exist once the change is applied: a document's entry
+ * naming an unknown role is a problem, and so is a change that removes a role a kept client of
+ * the database still holds (it would come back to life if a role of that code were created
+ * again). Configuration clients are configuration's business.
+ */
+async function roleProblems(
+  trx: QueryClientContract,
+  entries: ClientEntry[] | undefined,
+  codes: RoleCodes,
+  prune: boolean
+): Promise<Problem[]> {
+  const problems: Problem[] = []
+  const named = new Set((entries ?? []).map((e) => e.clientId))
+  entries?.forEach((entry, i) => {
+    for (const [key, kind] of KINDS)
+      entry[key]?.forEach((code, j) => {
+        if (!codes[kind].has(code))
+          problems.push({ path: `$.clients[${i}].${key}[${j}]`, message: `unknown role '${code}'` })
+      })
+  })
+  if (entries && prune) return problems
+  for (const stored of await exportClientEntries(trx)) {
+    if (named.has(stored.clientId)) continue
+    for (const [key, kind] of KINDS)
+      stored[key]?.forEach((code, j) => {
+        if (!codes[kind].has(code) && codes.removed[kind].has(code))
+          problems.push({
+            path: `(client ${stored.clientId}).${key}[${j}]`,
+            message: `role '${code}' is still assigned to client '${stored.clientId}'; remove it from the client first`,
+          })
+      })
+  }
+  return problems
+}
+
 export const clientsSection: DefinitionSection = {
   name: 'clients',
   keys: {
@@ -45,7 +89,11 @@ export const clientsSection: DefinitionSection = {
     const checked = checkClientEntries(entries ?? [])
     const plan = await planClientEntries(ctx.trx, entries, checked.settings, prune)
     return {
-      problems: [...checked.problems, ...plan.problems],
+      problems: [
+        ...checked.problems,
+        ...plan.problems,
+        ...(await roleProblems(ctx.trx, entries, ctx.roleCodes!, prune)),
+      ],
       changes: plan.changes,
       async apply(trx) {
         const written = await applyClientEntries(trx, entries, checked.settings, prune)

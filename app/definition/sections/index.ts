@@ -1,6 +1,6 @@
 /**
  * The section registry: one line per section, in planning order (a section may use what an
- * earlier one put in the plan context: the model first, roles before users).
+ * earlier one put in the plan context: the model first, roles before clients and users).
  */
 import type { DefinitionSection } from '../section.js'
 import { modelSection } from './model.js'
@@ -13,8 +13,8 @@ import { messagesSection } from './messages.js'
 export const SECTIONS: readonly DefinitionSection[] = [
   modelSection,
   settingsSection,
-  clientsSection,
   rolesSection,
+  clientsSection,
   usersSection,
   messagesSection,
 ]
