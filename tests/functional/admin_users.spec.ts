@@ -51,7 +51,6 @@ test.group('admin API: users', (group) => {
   group.each.setup(async () => {
     await resetDatabase()
     await setupAdminActors()
-    await User.create({ username: 'anonymous', active: true })
   })
 
   test('401 anonymous, 403 plain user and full-access client on every endpoint', async ({

@@ -18,6 +18,8 @@ export const adminTokens = new Map<AdminActor, string>()
 /** Creates the actors (after resetDatabase): tokens issued directly, as a login would. */
 export async function setupAdminActors() {
   adminTokens.clear()
+  // The built-in user a started server always has (ensureBuiltInUsers): anonymous URLs run as it.
+  await User.create({ username: 'anonymous', active: true })
   const web = await makeClient({ resourceRoles: [] })
   const root = await User.create({ username: 'root', password: 'S3cret-passw0rd', active: true })
   await db.table('mg_user_resource_roles').multiInsert([
