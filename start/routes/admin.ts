@@ -30,4 +30,3 @@ router
   })
   .prefix('/admin/api')
   .use(middleware.admin())
-
