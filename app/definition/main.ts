@@ -80,6 +80,29 @@ export class Definitions {
     return exportDefinition(this.engine.db)
   }
 
+  /**
+   * Applies a document built from the current definition (an element edited in a copy, or a
+   * section minus an element with `pruneSections`), pinned to the definition version it was read
+   * at: a concurrent change is never overwritten or pruned away. With `expectedVersion` (If-Match)
+   * that version must be the caller's (else 'stale'); without it, a change that lost the race is
+   * built again, up to `attempts` times. `build` returns null to give up (it answered already).
+   */
+  async importFromCurrent(
+    build: (current: Record<string, any>) => Promise<unknown> | unknown,
+    options: ApplyDefinitionOptions = {},
+    attempts = 3
+  ): Promise<DefinitionResult | null> {
+    const asked = options.expectedVersion
+    for (let attempt = 1; ; attempt++) {
+      const version = await this.version()
+      const document = await build(await this.exportDocument())
+      if (document === null) return null
+      const expectedVersion = asked ?? version
+      const result = await this.importDocument(document, { ...options, expectedVersion })
+      if (result.status !== 'stale' || asked !== undefined || attempt >= attempts) return result
+    }
+  }
+
   /** The current definition version (the admin API's ETag). */
   version() {
     return readVersion(this.engine.db.connection(), 'definition')

@@ -10,7 +10,6 @@ import { routeParam } from '#controllers/rest/route_params'
 import {
   adminError,
   changeOptions,
-  expectedVersion,
   invalidPayload,
   notFound,
   sendResult,
@@ -20,8 +19,6 @@ import {
 /** Where the one entry of a built document sits: its problems are rebased onto the body. */
 const ENTRY = '$.clients[0]'
 const ROLLBACK = Symbol('rollback')
-/** Attempts of a change pinned to the version it was built from (see #pinned). */
-const ATTEMPTS = 3
 
 type Entry = Record<string, unknown>
 /** A built change, or null when the builder has answered the request itself (404, 409). */
@@ -209,24 +206,14 @@ export default class ClientsController {
     }
   }
 
-  /**
-   * Runs a change built from what is stored now, pinned to the definition version read before
-   * building it, so that a concurrent change is never overwritten (a delete sends every other
-   * client back: one created meanwhile would be pruned). With If-Match the caller's version
-   * must be that one (412 otherwise); without it, a change that lost the race is rebuilt.
-   */
+  /** A change built from what is stored now, pinned to its version (Definitions). */
   async #pinned(ctx: HttpContext, build: () => Promise<Built>): Promise<DefinitionResult | null> {
-    const asked = expectedVersion(ctx)
-    for (let attempt = 1; ; attempt++) {
-      const version = await definitions(engine).version()
+    const options = changeOptions(ctx)
+    // Read by importFromCurrent after build: a delete prunes the clients section.
+    return definitions(engine).importFromCurrent(async () => {
       const built = await build()
-      if (!built) return null
-      const pinned = asked === undefined || asked === version ? version : Number.NaN
-      const result = await definitions(engine).importDocument(
-        built.document,
-        changeOptions(ctx, { expectedVersion: pinned, pruneSections: built.pruneSections })
-      )
-      if (result.status !== 'stale' || asked !== undefined || attempt >= ATTEMPTS) return result
-    }
+      options.pruneSections = built?.pruneSections
+      return built ? built.document : null
+    }, options)
   }
 }

@@ -27,14 +27,20 @@ import {
 export type Model = ModelDefinition
 type Body = Record<string, any>
 
+/** The definition version each loaded model was read at (its edit is pinned to it). */
+const readAt = new WeakMap<Model, number>()
+
 /** The model as `GET /admin/api/definition` exports it (a private copy to edit). */
 export async function loadModel(): Promise<Model> {
+  const version = await definitions(engine).version()
   const document = (await definitions(engine).exportDocument()) as Record<string, any>
-  return structuredClone({
+  const model = structuredClone({
     enums: document.enums ?? [],
     entities: document.entities ?? [],
     fetchPlans: document.fetchPlans ?? [],
   })
+  readAt.set(model, version)
+  return model
 }
 
 export const param = routeParam
@@ -98,10 +104,11 @@ export interface ApplyOptions {
  */
 export async function applyModel(ctx: HttpContext, model: Model, options: ApplyOptions = {}) {
   const document = { formatVersion: 1, ...model }
-  const result: DefinitionResult = await definitions(engine).importDocument(
-    document,
-    changeOptions(ctx, { pruneSections: ['model'] })
-  )
+  // Pinned to the version the model was read at: a concurrent change is never pruned away (the
+  // caller gets 412 and reloads).
+  const change = changeOptions(ctx, { pruneSections: ['model'] })
+  change.expectedVersion ??= readAt.get(model)
+  const result: DefinitionResult = await definitions(engine).importDocument(document, change)
   const problems: Problem[] = result.problems.map((p) =>
     inside(p.path, options.prefix) ? p : { ...p, path: namedPath(p.path, model) }
   )

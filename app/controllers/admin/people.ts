@@ -103,27 +103,13 @@ export function sameName(ctx: HttpContext, body: Record<string, any>, key: strin
   return false
 }
 
-/**
- * Applies a document built from the current state (a section minus one element, with prune).
- * The state is read at a known definition version and applied only at that version, so that a
- * concurrent change is never pruned away; without If-Match the caller did not ask for that
- * check, so a concurrent change is retried a few times before the 412 goes out.
- */
+/** Applies a document built from the current state, pinned to its version (Definitions). */
 export async function applyFromCurrent(
   ctx: HttpContext,
   build: (current: Record<string, any>) => Record<string, unknown>,
   extra: Parameters<typeof changeOptions>[1]
 ): Promise<DefinitionResult> {
-  const service = definitions(engine)
-  const options = changeOptions(ctx, extra)
-  const retry = options.expectedVersion === undefined
-  for (let attempt = 0; ; attempt++) {
-    const version = await service.version()
-    const current = await service.exportDocument()
-    const expectedVersion = options.expectedVersion ?? version
-    const result = await service.importDocument(build(current), { ...options, expectedVersion })
-    if (result.status !== 'stale' || !retry || attempt >= 2) return result
-  }
+  return (await definitions(engine).importFromCurrent(build, changeOptions(ctx, extra)))!
 }
 
 const EXPLANATION =
