@@ -288,3 +288,41 @@ test.group('definition: clients', (group) => {
     assert.isNull(await rowOf('oauth_clients', 'client_id', 'x'))
   })
 })
+
+test.group('definition: clients and roles', (group) => {
+  group.each.setup(async () => void (await resetDatabase()))
+
+  test('a client names existing roles; a role a kept client holds cannot be pruned', async ({
+    assert,
+  }) => {
+    const unknown = await importDoc({ clients: [{ ...ordersSync, resourceRoles: ['ghost'] }] })
+    assert.equal(unknown.status, 'invalid')
+    assert.deepEqual(unknown.problems, [
+      { path: '$.clients[0].resourceRoles[0]', message: "unknown role 'ghost'" },
+    ])
+    await applied({
+      resourceRoles: [{ code: 'bookstore-clerk' }, { code: 'other' }],
+      rowLevelRoles: [{ code: 'own' }],
+      clients: [{ ...ordersSync, rowLevelRoles: ['own'] }],
+    })
+    const before = await snapshotState()
+    const pruned = await importDoc({ prune: true, resourceRoles: [{ code: 'other' }] })
+    assert.equal(pruned.status, 'invalid')
+    assert.deepEqual(pruned.problems, [
+      {
+        path: '(client orders-sync).resourceRoles[1]',
+        message:
+          "role 'bookstore-clerk' is still assigned to client 'orders-sync'; remove it from the client first",
+      },
+    ])
+    assert.deepEqual(await snapshotState(), before)
+    // Taking the role away from the client in the same document is fine.
+    const both = await importDoc({
+      prune: true,
+      entities: [],
+      resourceRoles: [{ code: 'other' }],
+      clients: [{ ...ordersSync, resourceRoles: ['rest-minimal'], rowLevelRoles: ['own'] }],
+    })
+    assert.equal(both.status, 'applied', JSON.stringify(both.problems))
+  })
+})
