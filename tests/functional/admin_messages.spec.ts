@@ -7,7 +7,13 @@ import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { resetDatabase } from '#tests/helpers/database'
 import { engine } from '#tests/helpers/engine'
-import { admin, adminState, setupAdminActors, versionOf } from '#tests/helpers/admin'
+import {
+  admin,
+  adminState,
+  setupAdminActors,
+  versionOf,
+  assertOutsidersRefused,
+} from '#tests/helpers/admin'
 import { modelKeys } from '#i18n/definition'
 
 const NOTE = {
@@ -65,16 +71,7 @@ test.group('admin API: translations', (group) => {
       ['GET', 'messages/de'],
       ['PUT', 'messages/de', { adm_Note: 'Zettel' }],
     ]
-    for (const [actor, status] of [
-      ['anonymous', 401],
-      ['plain', 403],
-      ['fullAccess', 403],
-    ] as const)
-      for (const [method, path, body] of calls) {
-        const reply = await admin(actor, method, path, body)
-        assert.equal(reply.status, status, `${actor} ${method} ${path}`)
-        assert.properties(reply.body, ['error', 'details'])
-      }
+    await assertOutsidersRefused(assert, calls)
     assert.equal(await adminState(), before)
     assert.equal((await admin('adminClient', 'GET', 'messages/de')).status, 200)
   })

@@ -8,7 +8,13 @@ import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import User from '#models/user'
 import { resetDatabase } from '#tests/helpers/database'
-import { admin, adminState, setupAdminActors, versionOf } from '#tests/helpers/admin'
+import {
+  admin,
+  adminState,
+  setupAdminActors,
+  versionOf,
+  assertOutsidersRefused,
+} from '#tests/helpers/admin'
 import { accessToken, makeClient, sendJson } from '#tests/helpers/resource_server'
 
 const NOTE = {
@@ -81,16 +87,7 @@ test.group('admin API: roles', (group) => {
         ['DELETE', `${path}/note-reader`],
         ['POST', `${path}/note-reader/copy`, { code: 'y' }]
       )
-    for (const [actor, status] of [
-      ['anonymous', 401],
-      ['plain', 403],
-      ['fullAccess', 403],
-    ] as const)
-      for (const [method, path, body] of calls) {
-        const reply = await admin(actor, method, path, body)
-        assert.equal(reply.status, status, `${actor} ${method} ${path}`)
-        assert.properties(reply.body, ['error', 'details'])
-      }
+    await assertOutsidersRefused(assert, calls)
     assert.equal(await adminState(), before)
     assert.equal((await admin('adminClient', 'GET', 'resource-roles')).status, 200)
   })

@@ -11,7 +11,13 @@ import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { resetDatabase } from '#tests/helpers/database'
 import { engine } from '#tests/helpers/engine'
-import { admin, adminState, setupAdminActors, versionOf } from '#tests/helpers/admin'
+import {
+  admin,
+  adminState,
+  setupAdminActors,
+  versionOf,
+  assertOutsidersRefused,
+} from '#tests/helpers/admin'
 import { PROPERTIES } from '#settings/properties'
 
 const BULK = 'svc.rest.max-bulk-size'
@@ -36,16 +42,7 @@ test.group('admin API: settings', (group) => {
       ['PUT', `settings/${BULK}`, { value: 5 }],
       ['DELETE', `settings/${BULK}`],
     ]
-    for (const [actor, status] of [
-      ['anonymous', 401],
-      ['plain', 403],
-      ['fullAccess', 403],
-    ] as const)
-      for (const [method, path, body] of calls) {
-        const reply = await admin(actor, method, path, body)
-        assert.equal(reply.status, status, `${actor} ${method} ${path}`)
-        assert.properties(reply.body, ['error', 'details'])
-      }
+    await assertOutsidersRefused(assert, calls)
     assert.equal(await adminState(), before)
     assert.equal((await admin('adminClient', 'GET', 'settings')).status, 200)
     assert.equal((await admin('adminClient', 'PUT', `settings/${BULK}`, { value: 5 })).status, 200)

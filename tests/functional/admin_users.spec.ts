@@ -9,7 +9,13 @@ import db from '@adonisjs/lucid/services/db'
 import hash from '@adonisjs/core/services/hash'
 import User from '#models/user'
 import { resetDatabase } from '#tests/helpers/database'
-import { admin, adminState, setupAdminActors, versionOf } from '#tests/helpers/admin'
+import {
+  admin,
+  adminState,
+  setupAdminActors,
+  versionOf,
+  assertOutsidersRefused,
+} from '#tests/helpers/admin'
 import { accessToken, makeClient, sendJson } from '#tests/helpers/resource_server'
 
 const ALICE = {
@@ -68,16 +74,7 @@ test.group('admin API: users', (group) => {
       ['POST', 'users/alice/password', {}],
       ['PUT', 'users/alice/roles', { resourceRoles: [] }],
     ]
-    for (const [actor, status] of [
-      ['anonymous', 401],
-      ['plain', 403],
-      ['fullAccess', 403],
-    ] as const)
-      for (const [method, path, body] of calls) {
-        const reply = await admin(actor, method, path, body)
-        assert.equal(reply.status, status, `${actor} ${method} ${path}`)
-        assert.notProperty(reply.body, 'password')
-      }
+    await assertOutsidersRefused(assert, calls)
     assert.equal(await adminState(), before)
     assert.equal((await admin('adminClient', 'GET', 'users/alice')).status, 200)
   })

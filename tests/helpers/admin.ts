@@ -90,3 +90,29 @@ export async function adminState(): Promise<string> {
     typeof v === 'bigint' ? Number(v) : v
   )
 }
+
+/** Callers without the admin policy and what they get. */
+export const OUTSIDERS = [
+  ['anonymous', 401],
+  ['plain', 403],
+  ['fullAccess', 403],
+] as const
+
+/**
+ * Every call is refused to each outsider with its status and the error shape (no password, no
+ * secret in the body). The caller checks `adminState()` around it.
+ */
+export async function assertOutsidersRefused(
+  assert: {
+    equal(a: unknown, b: unknown, m?: string): void
+    properties(o: unknown, p: string[]): void
+  },
+  calls: readonly (readonly [string, string, unknown?])[]
+) {
+  for (const [actor, status] of OUTSIDERS)
+    for (const [method, path, body] of calls) {
+      const reply = await admin(actor, method, path, body)
+      assert.equal(reply.status, status, `${actor} ${method} ${path}`)
+      assert.properties(reply.body, ['error', 'details'])
+    }
+}
