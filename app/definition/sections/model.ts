@@ -148,6 +148,7 @@ export const modelSection: DefinitionSection = {
     const none = { changes: [], apply: async () => ({ changed: false }) }
     if (problems.length) return { problems, ...none }
     const change = await planModelChange(trx, merged.model, {
+      current,
       hints: merged.hints,
       onProgress: ctx.onProgress,
     })

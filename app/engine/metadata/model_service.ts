@@ -72,27 +72,28 @@ export interface ModelChange {
 export async function planModelChange(
   trx: TransactionClientContract,
   next: ModelDefinition,
-  options: { hints?: RenameHints; onProgress?: (message: string) => void } = {}
+  options: {
+    hints?: RenameHints
+    onProgress?: (message: string) => void
+    /** The stored model, when the caller has just loaded it in the same transaction. */
+    current?: ModelDefinition
+  } = {}
 ): Promise<ModelChange> {
   const wanted = normalizeModel(next)
   const version = await readVersion(trx, 'model')
-  const current = await loadModelDefinition(trx)
+  const current = options.current ?? (await loadModelDefinition(trx))
   const changes = diffModels(current, wanted)
-  const currentModel = new Model(version, current)
-  const wantedModel = new Model(version + 1, wanted)
   const existing = await listTables(trx)
   options.onProgress?.(
     `planning ${wanted.entities.length} entities against model version ${version}`
   )
   const hints = options.hints ?? NO_RENAMES
-  const plan = planSchema(physicalSchema(currentModel), physicalSchema(wantedModel), hints, {
-    tables: existing,
-  })
-  const steps = dialectFor(dialectOf(trx)).compile(plan.operations, {
-    current: physicalSchema(currentModel),
-    wanted: physicalSchema(wantedModel),
-    hints,
-  })
+  const schemas = {
+    current: physicalSchema(new Model(version, current)),
+    wanted: physicalSchema(new Model(version + 1, wanted)),
+  }
+  const plan = planSchema(schemas.current, schemas.wanted, hints, { tables: existing })
+  const steps = dialectFor(dialectOf(trx)).compile(plan.operations, { ...schemas, hints })
   const refusals = plan.conflicts.length ? [] : await checkDataLoss(trx, plan.operations, existing)
   return { wanted, version, changes, steps, conflicts: plan.conflicts, refusals }
 }
