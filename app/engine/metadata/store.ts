@@ -102,7 +102,22 @@ function attributeFromRow(a: any): AttributeDefinition {
   }
 }
 
-/** Replaces all model rows with `definition` (normalized). Runs inside the caller's transaction. */
+/** Inserts rows in statements of at most 400 rows (both dialects' parameter limits). */
+async function insertAll(trx: TransactionClientContract, table: string, rows: object[]) {
+  for (let i = 0; i < rows.length; i += 400)
+    await trx.table(table).multiInsert(rows.slice(i, i + 400))
+}
+
+/** The ids the rows of `table` got, by name (names are unique in both tables). */
+async function idsByName(trx: TransactionClientContract, table: string) {
+  const rows = await trx.from(table).select('id', 'name')
+  return new Map(rows.map((r) => [r.name as string, r.id]))
+}
+
+/**
+ * Replaces all model rows with `definition` (normalized). Runs inside the caller's transaction.
+ * A few statements per table, whatever the model's size (not one per entity).
+ */
 export async function writeModelDefinition(
   trx: TransactionClientContract,
   definition: ModelDefinition
@@ -118,34 +133,36 @@ export async function writeModelDefinition(
   ]) {
     await trx.from(table).delete()
   }
-  for (const [position, e] of definition.enums.entries()) {
-    const [row] = await trx
-      .table('mg_enums')
-      .insert({
-        name: e.name,
-        caption: json(e.caption),
-        description: e.description ?? null,
-        position,
-      })
-      .returning('id')
-    const enumId = typeof row === 'object' ? row.id : row
-    if (e.values.length) {
-      await trx.table('mg_enum_values').multiInsert(
-        e.values.map((v, i) => ({
-          enum_id: enumId,
-          name: v.name,
-          value_id: v.id,
-          caption: json(v.caption),
-          position: i,
-        }))
-      )
-    }
-  }
-  for (const [position, e] of definition.entities.entries()) {
-    const meta = model.entity(e.name)!
-    const [row] = await trx
-      .table('mg_entities')
-      .insert({
+  await insertAll(
+    trx,
+    'mg_enums',
+    definition.enums.map((e, position) => ({
+      name: e.name,
+      caption: json(e.caption),
+      description: e.description ?? null,
+      position,
+    }))
+  )
+  const enumIds = await idsByName(trx, 'mg_enums')
+  await insertAll(
+    trx,
+    'mg_enum_values',
+    definition.enums.flatMap((e) =>
+      e.values.map((v, i) => ({
+        enum_id: enumIds.get(e.name),
+        name: v.name,
+        value_id: v.id,
+        caption: json(v.caption),
+        position: i,
+      }))
+    )
+  )
+  await insertAll(
+    trx,
+    'mg_entities',
+    definition.entities.map((e, position) => {
+      const meta = model.entity(e.name)!
+      return {
         name: e.name,
         table_name: meta.table,
         id_type: meta.idType,
@@ -154,59 +171,63 @@ export async function writeModelDefinition(
         caption: json(e.caption),
         description: e.description ?? null,
         position,
-      })
-      .returning('id')
-    const entityId = typeof row === 'object' ? row.id : row
-    if (e.attributes.length) {
-      await trx.table('mg_attributes').multiInsert(
-        e.attributes.map((a, i) => ({
-          entity_id: entityId,
-          name: a.name,
-          column_name: meta.attributes.get(a.name)!.column,
-          type: a.type,
-          length: a.length ?? null,
-          precision: a.precision ?? null,
-          scale: a.scale ?? null,
-          mandatory: !!a.mandatory,
-          is_unique: !!a.unique,
-          min_value: a.min === undefined ? null : String(a.min),
-          max_value: a.max === undefined ? null : String(a.max),
-          pattern: a.pattern ?? null,
-          enum_name: a.enum ?? null,
-          target: a.target ?? null,
-          cardinality: a.cardinality ?? null,
-          mapped_by: a.mappedBy ?? null,
-          link_table: a.linkTable ?? null,
-          on_delete: a.onDelete ?? null,
-          transient: !!a.transient,
-          read_only: !!a.readOnly,
-          caption: json(a.caption),
-          description: a.description ?? null,
-          position: i,
-        }))
-      )
-    }
-    if (e.indexes?.length) {
-      await trx.table('mg_indexes').multiInsert(
-        e.indexes.map((index, i) => ({
-          entity_id: entityId,
-          name: index.name ?? null,
-          attributes: JSON.stringify(index.attributes),
-          is_unique: !!index.unique,
-          position: i,
-        }))
-      )
-    }
-  }
-  if (definition.fetchPlans.length) {
-    await trx.table('mg_fetch_plans').multiInsert(
-      definition.fetchPlans.map((p, position) => ({
-        entity_name: p.entity,
-        name: p.name,
-        extends: p.extends ?? null,
-        properties: JSON.stringify(p.properties),
-        position,
+      }
+    })
+  )
+  const entityIds = await idsByName(trx, 'mg_entities')
+  await insertAll(
+    trx,
+    'mg_attributes',
+    definition.entities.flatMap((e) =>
+      e.attributes.map((a, i) => ({
+        entity_id: entityIds.get(e.name),
+        name: a.name,
+        column_name: model.entity(e.name)!.attributes.get(a.name)!.column,
+        type: a.type,
+        length: a.length ?? null,
+        precision: a.precision ?? null,
+        scale: a.scale ?? null,
+        mandatory: !!a.mandatory,
+        is_unique: !!a.unique,
+        min_value: a.min === undefined ? null : String(a.min),
+        max_value: a.max === undefined ? null : String(a.max),
+        pattern: a.pattern ?? null,
+        enum_name: a.enum ?? null,
+        target: a.target ?? null,
+        cardinality: a.cardinality ?? null,
+        mapped_by: a.mappedBy ?? null,
+        link_table: a.linkTable ?? null,
+        on_delete: a.onDelete ?? null,
+        transient: !!a.transient,
+        read_only: !!a.readOnly,
+        caption: json(a.caption),
+        description: a.description ?? null,
+        position: i,
       }))
     )
-  }
+  )
+  await insertAll(
+    trx,
+    'mg_indexes',
+    definition.entities.flatMap((e) =>
+      (e.indexes ?? []).map((index, i) => ({
+        entity_id: entityIds.get(e.name),
+        name: index.name ?? null,
+        attributes: JSON.stringify(index.attributes),
+        is_unique: !!index.unique,
+        position: i,
+      }))
+    )
+  )
+  await insertAll(
+    trx,
+    'mg_fetch_plans',
+    definition.fetchPlans.map((p, position) => ({
+      entity_name: p.entity,
+      name: p.name,
+      extends: p.extends ?? null,
+      properties: JSON.stringify(p.properties),
+      position,
+    }))
+  )
 }
