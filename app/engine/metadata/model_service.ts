@@ -12,7 +12,8 @@ import { normalizeModel } from './normalize.js'
 import { diffModels } from './diff.js'
 import { Model } from './model.js'
 import { bumpVersion, readVersion } from '#changes/versions'
-import { loadModelDefinition, writeModelDefinition } from './store.js'
+import { loadModelDefinition } from './store.js'
+import { writeModelDefinition } from './store_write.js'
 import { physicalSchema } from '../schema/physical.js'
 import { planSchema } from '../schema/planner.js'
 import type { RenameHints } from '../schema/operations.js'
@@ -54,6 +55,8 @@ const ROLLBACK = Symbol('rollback')
 
 /** A planned model change, computed inside the transaction that may then execute it. */
 export interface ModelChange {
+  /** The model the rows hold now (the rows of unchanged entities are kept). */
+  current: ModelDefinition
   wanted: ModelDefinition
   version: number
   changes: string[]
@@ -95,7 +98,7 @@ export async function planModelChange(
   const plan = planSchema(schemas.current, schemas.wanted, hints, { tables: existing })
   const steps = dialectFor(dialectOf(trx)).compile(plan.operations, { ...schemas, hints })
   const refusals = plan.conflicts.length ? [] : await checkDataLoss(trx, plan.operations, existing)
-  return { wanted, version, changes, steps, conflicts: plan.conflicts, refusals }
+  return { current, wanted, version, changes, steps, conflicts: plan.conflicts, refusals }
 }
 
 /** True when the planned change alters nothing (no model difference, no DDL). */
@@ -119,7 +122,7 @@ export async function executeModelChange(
     progress(`  step ${i + 1}/${steps.length}: ${steps[i].description}`)
   )
   progress('writing model rows')
-  await writeModelDefinition(trx, change.wanted)
+  await writeModelDefinition(trx, change.wanted, change.current)
   const newVersion = await bumpVersion(trx, 'model')
   await writeChangelog(trx, newVersion, steps, change.changes, options.source)
   return newVersion
