@@ -1,72 +1,29 @@
 /**
  * Admin API, OAuth clients: list and read (database- and configuration-managed, never a secret),
- * create with a secret shown once, replace, delete, rotate the secret, revoke every token; the
- * effect of each at /oauth2/token and /rest/userInfo, the audit trail, and for every refused
- * request (401/403, 404, 409, 412, 422 with paths) that nothing changed.
+ * create with a secret shown once, replace, delete; the effect of each at /oauth2/token and
+ * /rest/userInfo, the audit trail, and for every refused request (401/403, 404, 409, 412, 422
+ * with paths) that nothing changed. Rotating the secret and revoking every token:
+ * admin_clients_secrets.spec.ts.
  */
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { resetDatabase } from '#tests/helpers/database'
-import { engine } from '#tests/helpers/engine'
-import { admin, adminState, setupAdminActors, versionOf } from '#tests/helpers/admin'
-import { baseUrl, clientCredentialsTokens, discover, oauthState } from '#tests/helpers/oauth'
+import { admin, assertOutsidersRefused, setupAdminActors, versionOf } from '#tests/helpers/admin'
 import { cleartextIn } from '#tests/helpers/accounts'
-import { syncConfigClients } from '#oauth/config_clients'
 import { digest } from '#oauth/secrets'
-
-const SYNC = {
-  clientId: 'orders-sync',
-  resourceRoles: ['rest-minimal'],
-  accessTokenTimeToLive: '1h',
-}
-const CONSOLE = 'modelgate-console'
-/** Client ids may hold `. _ ~ @ -`: they must reach the controller whole, encoded or not. */
-const KEEPER = 'keeper.v2~ops@example'
-
-/** Every refused request must leave this identical: definition, schema, audit, tokens. */
-const state = async () => JSON.stringify([await adminState(), await oauthState()])
-
-async function token(clientId: string, secret: string) {
-  return (await clientCredentialsTokens(await discover(), clientId, secret)).access_token
-}
-
-/** The raw token endpoint answer (to see a refused secret). */
-async function tokenStatus(clientId: string, secret: string) {
-  const response = await fetch(`${baseUrl()}/oauth2/token`, {
-    method: 'POST',
-    headers: {
-      'Authorization': `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
-      'Content-Type': 'application/x-www-form-urlencoded',
-    },
-    body: 'grant_type=client_credentials',
-  })
-  return response.status
-}
-
-async function userInfo(accessToken: string) {
-  const response = await fetch(`${baseUrl()}/rest/userInfo`, {
-    headers: { Authorization: `Bearer ${accessToken}` },
-  })
-  return { status: response.status, body: (await response.json().catch(() => null)) as any }
-}
-
-async function create(entry: Record<string, unknown> = SYNC) {
-  const reply = await admin('admin', 'POST', 'clients', entry)
-  if (reply.status !== 201) throw new Error(`create: ${reply.status} ${reply.text}`)
-  return reply
-}
-
-const lastAudit = () => db.from('mg_audit').orderBy('id', 'desc').first()
-const elementsOf = async (auditId: number) =>
-  (await db.from('mg_audit_elements').where('audit_id', auditId)).map(
-    (e) => `${e.section}:${e.element}`
-  )
-
-/** The console's own public client, as the server seeds it at start (managed by config). */
-async function seedConsoleClient() {
-  const result = await syncConfigClients((await engine()).properties, Number(process.env.PORT))
-  if (result.problems.length) throw new Error(JSON.stringify(result.problems))
-}
+import {
+  CONSOLE,
+  KEEPER,
+  SYNC,
+  create,
+  elementsOf,
+  lastAudit,
+  seedConsoleClient,
+  state,
+  token,
+  tokenStatus,
+  userInfo,
+} from './admin_clients_fixtures.js'
 
 test.group('admin API: clients', (group) => {
   group.each.setup(async () => {
@@ -88,17 +45,7 @@ test.group('admin API: clients', (group) => {
       ['POST', 'clients/orders-sync/secret'],
       ['POST', 'clients/orders-sync/revoke-tokens'],
     ]
-    for (const [actor, status] of [
-      ['anonymous', 401],
-      ['plain', 403],
-      ['fullAccess', 403],
-    ] as const) {
-      for (const [method, path, body] of calls) {
-        const reply = await admin(actor, method, path, body)
-        assert.equal(reply.status, status, `${actor} ${method} ${path}`)
-        assert.properties(reply.body, ['error', 'details'])
-      }
-    }
+    await assertOutsidersRefused(assert, calls)
     assert.equal(await state(), before)
     for (const actor of ['admin', 'adminClient'] as const)
       assert.equal((await admin(actor, 'GET', 'clients')).status, 200, actor)
@@ -257,122 +204,6 @@ test.group('admin API: clients', (group) => {
     assert.equal(await state(), before)
     const fresh = await admin('admin', 'PUT', 'clients/orders-sync', {}, { 'If-Match': `"${v}"` })
     assert.equal(fresh.status, 200, fresh.text)
-  })
-
-  test('rotate: a new secret once; the old secret and old tokens stop, the new ones work', async ({
-    assert,
-  }) => {
-    const { secret: old } = (await create()).body
-    const oldToken = await token('orders-sync', old)
-    const v = versionOf(await admin('admin', 'GET', 'clients'))
-    const before = await state()
-    const dry = await admin('admin', 'POST', 'clients/orders-sync/secret?dryRun=true')
-    assert.equal(dry.status, 200, dry.text)
-    assert.deepEqual([dry.body.status, dry.body.secret], ['dry-run', undefined])
-    assert.equal(await state(), before)
-
-    const rotated = await admin('admin', 'POST', 'clients/orders-sync/secret', undefined, {
-      'If-Match': `"${v}"`,
-    })
-    assert.equal(rotated.status, 200, rotated.text)
-    const secret: string = rotated.body.secret
-    assert.isString(secret)
-    assert.notEqual(secret, old)
-    assert.equal(versionOf(rotated), v + 1)
-    const row = await db.from('oauth_clients').where('client_id', 'orders-sync').first()
-    assert.equal(row.secret_hash, digest(secret))
-    assert.deepEqual(await cleartextIn(['oauth_clients', 'mg_audit'], secret), [])
-    assert.deepEqual(await elementsOf((await lastAudit()).id), ['clients:orders-sync'])
-
-    assert.equal(await tokenStatus('orders-sync', old), 401)
-    assert.equal((await userInfo(oldToken)).status, 401)
-    assert.equal((await userInfo(await token('orders-sync', secret))).status, 200)
-  })
-
-  test('rotate: 404, 409 for a public client, 412 stale; nothing changed', async ({ assert }) => {
-    await create({
-      clientId: 'spa',
-      authenticationMethods: ['none'],
-      grantTypes: ['authorization_code'],
-      redirectUris: ['https://spa.example/cb'],
-    })
-    await create()
-    const v = versionOf(await admin('admin', 'GET', 'clients'))
-    const before = await state()
-    assert.equal((await admin('admin', 'POST', 'clients/nobody/secret')).status, 404)
-    const pub = await admin('admin', 'POST', 'clients/spa/secret')
-    assert.equal(pub.status, 409)
-    assert.include(pub.body.details, 'no secret')
-    const stale = await admin('admin', 'POST', 'clients/orders-sync/secret', undefined, {
-      'If-Match': `"${v - 1}"`,
-    })
-    assert.equal(stale.status, 412)
-    assert.notProperty(stale.body, 'secret')
-    assert.equal(await state(), before)
-  })
-
-  test('revoke-tokens: every token stops, the registration and the version stay, audited', async ({
-    assert,
-  }) => {
-    const { secret } = (await create()).body
-    const tokens = [await token('orders-sync', secret), await token('orders-sync', secret)]
-    const shown = await admin('admin', 'GET', 'clients/orders-sync')
-    const v = versionOf(shown)
-    const exported = (await admin('admin', 'GET', 'definition')).body.clients
-    const audits = Number((await db.from('mg_audit').count('* as n'))[0].n)
-
-    const beforeDry = await state()
-    const dry = await admin('admin', 'POST', 'clients/orders-sync/revoke-tokens?dryRun=true')
-    assert.equal(dry.status, 200, dry.text)
-    assert.deepEqual(dry.body, { status: 'dry-run', revoked: 2 })
-    assert.equal(await state(), beforeDry)
-
-    const reply = await admin('admin', 'POST', 'clients/orders-sync/revoke-tokens', undefined, {
-      'If-Match': `"${v}"`,
-    })
-    assert.equal(reply.status, 200, reply.text)
-    assert.equal(reply.body.revoked, 2)
-    assert.equal(versionOf(reply), v)
-    for (const t of tokens) assert.equal((await userInfo(t)).status, 401)
-    const open = await db
-      .from('oauth_tokens as t')
-      .join('oauth_clients as c', 'c.id', 't.client_pk')
-      .where('c.client_id', 'orders-sync')
-      .whereNull('t.revoked_at')
-    assert.deepEqual(open, [])
-
-    const after = await admin('admin', 'GET', 'clients/orders-sync')
-    assert.deepEqual(after.body, shown.body)
-    assert.equal(versionOf(after), v)
-    assert.deepEqual((await admin('admin', 'GET', 'definition')).body.clients, exported)
-    const audit = await lastAudit()
-    assert.equal(Number(audit.id), reply.body.auditId)
-    assert.equal(Number((await db.from('mg_audit').count('* as n'))[0].n), audits + 1)
-    assert.equal(audit.author, 'root')
-    assert.equal(Number(audit.definition_version), v)
-    assert.deepEqual(JSON.parse(audit.changes), ['client orders-sync: 2 token(s) revoked'])
-    assert.deepEqual(await elementsOf(audit.id), ['clients:orders-sync'])
-
-    const fresh = await token('orders-sync', secret)
-    assert.equal((await userInfo(fresh)).status, 200, 'the secret still works')
-    const second = await admin('admin', 'POST', 'clients/orders-sync/revoke-tokens')
-    assert.equal(second.body.revoked, 1, 'only the live token; the revoked ones are not counted')
-    assert.equal((await userInfo(fresh)).status, 401)
-  })
-
-  test('revoke-tokens: 404 and 412 stale change nothing', async ({ assert }) => {
-    const { secret } = (await create()).body
-    const accessToken = await token('orders-sync', secret)
-    const v = versionOf(await admin('admin', 'GET', 'clients'))
-    const before = await state()
-    const unknown = await admin('admin', 'POST', 'clients/nobody/revoke-tokens')
-    assert.equal(unknown.status, 404)
-    const stale = await admin('admin', 'POST', 'clients/orders-sync/revoke-tokens', undefined, {
-      'If-Match': `"${v - 1}"`,
-    })
-    assert.equal(stale.status, 412)
-    assert.equal(await state(), before)
-    assert.equal((await userInfo(accessToken)).status, 200)
   })
 
   test('delete: the client and its tokens go, the others stay; 404 and 412 change nothing', async ({
