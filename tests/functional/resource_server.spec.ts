@@ -169,7 +169,7 @@ test.group('resource server: tokens', (group) => {
 
 test.group('resource server: anonymous patterns and open URLs', (group) => {
   group.setup(async () => void (await resetDatabase()))
-  // Anonymous requests need `rest.enabled` like any other (reference 9.5).
+  // The anonymous user's roles (it needs no rest.enabled on an anonymous URL, spec 5.6).
   group.setup(async () => grantAnonymous())
   group.each.setup(async () => void (await setAnonymous(null)))
 

@@ -25,7 +25,7 @@ test.group('catalogue RT rows: URL protection', (group) => {
   group.setup(async () => {
     await resetDatabase()
     await importDoc({ settings: { 'svc.resource-server.anonymous-url-patterns': OPEN } })
-    // Anonymous requests need `rest.enabled` like any other (reference 9.5).
+    // The anonymous user's roles (it needs no rest.enabled on an anonymous URL, spec 5.6).
     return grantAnonymous()
   })
 

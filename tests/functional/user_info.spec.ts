@@ -16,7 +16,7 @@ import {
 
 test.group('GET /rest/userInfo', (group) => {
   group.setup(async () => void (await resetDatabase()))
-  // Anonymous requests need `rest.enabled` like any other (reference 9.5).
+  // The anonymous user's roles (it needs no rest.enabled on an anonymous URL, spec 5.6).
   group.setup(async () => grantAnonymous())
 
   test('as a user: the user attributes, never the password', async ({ assert }) => {
