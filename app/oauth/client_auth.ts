@@ -1,12 +1,12 @@
 /**
  * Client authentication for the revocation and introspection endpoints (the token endpoint's
- * goes through the library model): HTTP Basic or form fields, exactly one, checked by digest
- * and against the methods the client registered.
+ * goes through the library model): HTTP Basic or form fields (never the query string), exactly
+ * one, checked by digest and against the methods the client registered.
  */
 import type { HttpContext } from '@adonisjs/core/http'
 import OAuthClient from '#models/oauth_client'
 import { digestMatches } from './secrets.js'
-import { basicCredentials, clientAuthMethod } from './server.js'
+import { basicCredentials, clientAuthMethod, formField } from './server.js'
 
 export async function authenticateClient(ctx: HttpContext): Promise<OAuthClient | null> {
   const method = clientAuthMethod(ctx)
@@ -15,8 +15,8 @@ export async function authenticateClient(ctx: HttpContext): Promise<OAuthClient 
     method === 'client_secret_basic'
       ? basicCredentials(ctx.request.header('authorization') ?? '')
       : {
-          id: String(ctx.request.input('client_id') ?? ''),
-          secret: String(ctx.request.input('client_secret')),
+          id: String(formField(ctx, 'client_id') ?? ''),
+          secret: String(formField(ctx, 'client_secret')),
         }
   if (!credentials?.id) return null
   const client = await OAuthClient.findBy('clientId', credentials.id)

@@ -149,12 +149,21 @@ export function sendOAuthError(
 /** Which client authentication the request uses; `invalid` when it mixes several. */
 export function clientAuthMethod(ctx: HttpContext): AuthenticationMethod | null | 'invalid' {
   const basic = /^basic\s/i.test(ctx.request.header('authorization') ?? '')
-  const post =
-    ctx.request.input('client_secret') !== undefined && ctx.request.input('client_secret') !== null
+  const form = formField(ctx, 'client_secret')
+  const post = form !== undefined && form !== null
   if (basic && post) return 'invalid'
   if (basic) return 'client_secret_basic'
   if (post) return 'client_secret_post'
-  return ctx.request.input('client_id') ? 'none' : null
+  return formField(ctx, 'client_id') ? 'none' : null
+}
+
+/**
+ * A parameter of the form body only: client credentials and tokens never come from the URL
+ * (RFC 6749 2.3.1; RFC 7009/7662 send them in the body), where logs and proxies keep them.
+ */
+export function formField(ctx: HttpContext, name: string): unknown {
+  const body = ctx.request.body()
+  return body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined
 }
 
 export async function handleTokenRequest(ctx: HttpContext) {
@@ -183,7 +192,7 @@ export async function handleTokenRequest(ctx: HttpContext) {
     const name = duplicate.slice(0, 40)
     return sendOAuthError(ctx, 400, 'invalid_request', `Repeated or malformed parameter: ${name}`)
   }
-  const clientKey = `oauth_client_${String(basicCredentials(ctx.request.header('authorization') ?? '')?.id ?? ctx.request.input('client_id'))}`
+  const clientKey = `oauth_client_${String(basicCredentials(ctx.request.header('authorization') ?? '')?.id ?? formField(ctx, 'client_id'))}`
   const attempts = clientAttempts()
   const state = await attempts.get(clientKey)
   if (state && state.remaining <= 0) {

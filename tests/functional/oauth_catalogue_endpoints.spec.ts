@@ -60,6 +60,25 @@ test.group('catalogue OA36-OA39, OA41: storage, revocation, introspection, metad
     fx = await fixture()
   })
 
+  test('credentials and tokens in the query string are never read (RFC 6749 2.3.1)', async ({
+    assert,
+  }) => {
+    const token = await clientToken()
+    const inUrl = new URLSearchParams({ client_id: 'svc', client_secret: fx.svc.secret! })
+    for (const path of ['/oauth2/introspect', '/oauth2/revoke']) {
+      // Secret in the URL, token in the body: no client authentication at all.
+      await expectRefused(assert, () => post(`${path}?${inUrl}`, { token }), 401, 'invalid_client')
+      // Authenticated, but the token only in the URL: a missing parameter.
+      await expectRefused(
+        assert,
+        () => post(`${path}?token=${token}`, {}, { authorization: basic('svc', fx.svc.secret!) }),
+        400,
+        'invalid_request'
+      )
+    }
+    assert.equal((await introspect(token)).body.active, true)
+  })
+
   test('OA36 reference tokens: >= 128 random bits, only digests stored', async ({ assert }) => {
     const tokens = []
     for (let i = 0; i < 20; i++) tokens.push(await clientToken('svc', fx.svc.secret!, 'read'))

@@ -2,7 +2,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import OAuthClient from '#models/oauth_client'
 import User from '#models/user'
 import { authenticateClient } from '#oauth/client_auth'
-import { issuerOf, sendOAuthError } from '#oauth/server'
+import { formField, issuerOf, sendOAuthError } from '#oauth/server'
 import { holdersStillValid } from '#oauth/model'
 import { findToken, isLive, revokeGrant, toMillis, type TokenRow } from '#oauth/token_store'
 
@@ -21,9 +21,9 @@ export default class TokenAdminController {
   async revoke(ctx: HttpContext) {
     const client = await authenticateClient(ctx)
     if (!client) return sendOAuthError(ctx, 401, 'invalid_client', 'Client authentication failed')
-    const token = ctx.request.input('token')
+    const token = formField(ctx, 'token')
     if (!token) return sendOAuthError(ctx, 400, 'invalid_request', 'Missing parameter: token')
-    const row = await findAny(String(token), ctx.request.input('token_type_hint'))
+    const row = await findAny(String(token), formField(ctx, 'token_type_hint'))
     if (row && row.client_pk !== client.id) {
       return sendOAuthError(ctx, 400, 'invalid_client', 'The token was not issued to this client')
     }
@@ -37,10 +37,10 @@ export default class TokenAdminController {
   async introspect(ctx: HttpContext) {
     const client = await authenticateClient(ctx)
     if (!client) return sendOAuthError(ctx, 401, 'invalid_client', 'Client authentication failed')
-    const token = ctx.request.input('token')
+    const token = formField(ctx, 'token')
     if (!token) return sendOAuthError(ctx, 400, 'invalid_request', 'Missing parameter: token')
     ctx.response.header('Cache-Control', 'no-store')
-    const row = await findAny(String(token), ctx.request.input('token_type_hint'))
+    const row = await findAny(String(token), formField(ctx, 'token_type_hint'))
     if (!row || row.client_pk !== client.id || !isLive(row)) return { active: false }
     // Same rule as resource requests: deactivation, deletion, secret or password change kill it.
     if (!(await holdersStillValid(row.client_pk, row.user_id, toMillis(row.created_at) ?? 0))) {
