@@ -70,7 +70,25 @@ function jsonPath(field: string): string {
   )
 }
 
+/** Strings (and keys) holding U+0000, which PostgreSQL text cannot store, with their paths. */
+function nulCharacters(value: unknown, path: string, out: Problem[], depth = 0) {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) out.push({ path, message: 'must not contain NUL characters' })
+    return
+  }
+  if (depth > 64 || value === null || typeof value !== 'object') return
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => nulCharacters(v, `${path}[${i}]`, out, depth + 1))
+    return
+  }
+  for (const [key, v] of Object.entries(value)) {
+    if (key.includes('\u0000')) out.push({ path, message: 'keys must not contain NUL characters' })
+    else nulCharacters(v, `${path}.${key}`, out, depth + 1)
+  }
+}
+
 function checkShape(raw: Record<string, unknown>, out: Problem[]) {
+  nulCharacters(raw, '$', out)
   unknownKeys(raw, DOCUMENT_KEYS, '$', out)
   for (const section of UNSUPPORTED_SECTIONS) {
     if (raw[section] !== undefined) {
@@ -99,6 +117,8 @@ export async function validateDocument(
   if (!isObject(raw))
     return { problems: [{ path: '$', message: 'the document must be a JSON object' }] }
   checkShape(raw, problems)
+  // Nothing with a NUL may reach a query (PostgreSQL refuses it): no semantic checks then.
+  if (problems.some((p) => p.message.includes('NUL characters'))) return { problems }
   let valid: any
   try {
     valid = await documentValidator.validate(raw)

@@ -2,19 +2,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import OAuthClient from '#models/oauth_client'
 import { handleAuthorizeRequest } from '#oauth/server'
 import { redirectUriAllowed, validCodeChallenge } from '#oauth/redirect_uris'
-
-/** An error the user sees as a page: the client or redirect URI cannot be trusted with it. */
-function errorPage(ctx: HttpContext, error: string, description: string) {
-  ctx.response.header('Cache-Control', 'no-store')
-  return ctx.response
-    .status(400)
-    .type('text/html')
-    .send(
-      `<!doctype html><html><head><meta charset="utf-8"><title>Authorization error</title></head>` +
-        `<body><h1>Authorization error</h1><p data-testid="oauth-error">${error}</p>` +
-        `<p>${description.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`)}</p></body></html>`
-    )
-}
+import { errorPage } from '#oauth/error_page'
 
 export function redirectWithError(
   ctx: HttpContext,

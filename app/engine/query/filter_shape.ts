@@ -4,6 +4,7 @@
  * work they bound, reads only own keys (a `__proto__` or `constructor` key is just an unknown
  * key, ignored like every other), and resolves operator tokens through the registry.
  */
+import { holdsNul } from '#changes/db_values'
 import { parseLenientJson } from './lenient_json.js'
 import type { GroupType } from './filter_ast.js'
 import type { FilterLimits } from './limits.js'
@@ -38,14 +39,19 @@ export type RawNode = RawCondition | RawGroup
 /** A filter given as text is parsed leniently (unquoted keys, single quotes, comments). */
 export function readFilterJson(input: unknown, limits: FilterLimits): unknown {
   if (input === undefined || input === null) throw filterFailure('Entities filter cannot be null')
-  if (typeof input !== 'string') return input
-  if (input.length > limits.maxTextLength)
-    throw filterFailure(`Entities filter is longer than ${limits.maxTextLength} characters`)
-  try {
-    return parseLenientJson(input)
-  } catch (error) {
-    throw filterFailure(`Entities filter is not valid JSON: ${echo((error as Error).message)}`)
+  let json: unknown = input
+  if (typeof input === 'string') {
+    if (input.length > limits.maxTextLength)
+      throw filterFailure(`Entities filter is longer than ${limits.maxTextLength} characters`)
+    try {
+      json = parseLenientJson(input)
+    } catch (error) {
+      throw filterFailure(`Entities filter is not valid JSON: ${echo((error as Error).message)}`)
+    }
   }
+  // `\u0000` escapes in the JSON text become NUL characters, which no stored value can hold.
+  if (holdsNul(json)) throw filterFailure('Filter values must not contain NUL characters (\\u0000)')
+  return json
 }
 
 class ShapeReader {
