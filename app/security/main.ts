@@ -18,6 +18,15 @@ export { previewRows, type RowPreview } from './row_preview.js'
 
 let cache: PermissionCache | null = null
 
+/**
+ * Drops every compiled permission. Versions only grow in a running deployment, so this is for
+ * tests that wipe the database (its version counters restart, and an entry cached under the
+ * same versions would otherwise outlive the wipe).
+ */
+export function clearPermissionCache() {
+  cache = null
+}
+
 /** The compiled permissions of `subject` (cached per subject, model and roles version). */
 export function permissionsFor(subject: Subject): Promise<Permissions> {
   cache ??= new PermissionCache({

@@ -7,6 +7,7 @@ import db from '@adonisjs/lucid/services/db'
 import { Engine } from '#engine/main'
 import { migrate } from '#start/bootstrap'
 import { dropAllTables as wipe } from '#engine/schema/wipe'
+import { clearPermissionCache } from '#security/main'
 
 export const dialect = () => (db.connection().dialect.name === 'postgres' ? 'pg' : 'sqlite')
 
@@ -22,6 +23,8 @@ export async function resetDatabase() {
   await dropAllTables()
   await migrate(app)
   await engine.start()
+  // The version counters restart with the database: nothing cached under them may survive.
+  clearPermissionCache()
   await engine.registry.refresh(db, true)
   await engine.properties.refresh(db.connection(), true)
   return engine

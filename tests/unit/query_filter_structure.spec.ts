@@ -3,7 +3,7 @@ import { parseFilter } from '#engine/query/filter_parser'
 import type { FilterCondition, FilterGroup } from '#engine/query/filter_ast'
 import { conditionsOf } from '#engine/query/filter_ast'
 import { demoModel, errorOf, valueOf } from '#tests/unit/_query_fixtures'
-import { CUSTOMER_ID, ORDER, c, only, parse } from '#tests/unit/_filter_fixtures'
+import { CUSTOMER_ID, ORDER, c, details, only, parse } from '#tests/unit/_filter_fixtures'
 
 test.group('filter parser: structure', () => {
   test('an empty filter is no restriction', async ({ assert }) => {
@@ -70,7 +70,7 @@ test.group('filter parser: structure', () => {
               c('number', '=', 'c'),
             ],
           },
-          { group: 'AND', property: 'nope', conditions: [c('number', '=', 'd')] },
+          { group: 'AND', conditions: [c('number', '=', 'd')] },
         ],
       })
     )
@@ -102,9 +102,19 @@ test.group('filter parser: structure', () => {
     assert.equal(or.conditions[0].kind, 'condition')
   })
 
-  test('unknown keys are ignored, as upstream', async ({ assert }) => {
-    const cond = await only({ conditions: [{ ...c('number', '=', 'x'), foo: 1 }], extra: true })
-    assert.equal(cond.value, 'x')
+  test('unknown keys are a 400 naming them (stricter than upstream, TY7)', async ({ assert }) => {
+    const cases: [unknown, string][] = [
+      [{ conditions: [c('number', '=', 'x')], extra: true }, `'extra' in the filter`],
+      [{ condition: [c('number', '=', 'x')] }, `'condition' in the filter`],
+      [c('number', '=', 'x'), `'property' in the filter`],
+      [{ conditions: [{ ...c('number', '=', 'x'), foo: 1 }] }, `'foo' in a condition`],
+      [
+        { conditions: [{ group: 'OR', property: 'number', conditions: [] }] },
+        `'property' in a conditions group`,
+      ],
+    ]
+    for (const [filter, where] of cases)
+      assert.include((await details(filter)).details, `Unknown key ${where}`)
   })
 
   test('property paths: to-one, composition, to-many, many-to-many, system attributes', async ({

@@ -99,7 +99,10 @@ class SortReader {
       throw sortFailure(`Sort path is longer than ${this.limits.maxPathLength} segments: ${item}`)
     if (path.reason === 'syntax')
       throw sortFailure(`Sort item is not a property path: ${echo(item)}`)
-    if (this.options.strict) throw sortFailure(`Cannot sort ${this.entity.name} by ${item}`)
+    // Stricter than upstream (catalogue TY7, FQ16): a typo must not silently reorder, and a
+    // hidden attribute answers exactly like an unknown one (no ordering oracle).
+    if (this.options.strict || path.reason === 'unknown' || path.reason === 'hidden')
+      throw sortFailure(`Cannot sort ${this.entity.name} by ${item}: no such property`)
     this.#skipped.push({ item, reason: path.reason })
   }
 
