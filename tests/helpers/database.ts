@@ -29,3 +29,13 @@ export async function resetDatabase() {
   await engine.properties.refresh(db.connection(), true)
   return engine
 }
+
+/**
+ * The write pool's connections in use once it settles: the change watcher may hold one for a
+ * moment (its poll after a NOTIFY); a leaked connection stays in use and is counted.
+ */
+export async function poolInUseSettled(): Promise<number> {
+  const used = () => (db.connection().getWriteClient().client as any).pool.numUsed() as number
+  for (let i = 0; i < 50 && used() > 0; i++) await new Promise((r) => setTimeout(r, 20))
+  return used()
+}

@@ -7,7 +7,7 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { directTransaction } from '#engine/schema/dialects/direct_writes'
-import { dialect, resetDatabase } from '#tests/helpers/database'
+import { dialect, poolInUseSettled, resetDatabase } from '#tests/helpers/database'
 import { applyDoc, fullAccessData, numberedId } from '#tests/helpers/engine'
 import { observeStatements } from '#tests/helpers/statements'
 
@@ -30,18 +30,6 @@ const doc = {
 
 const labels = async () =>
   (await db.from('dw_crate').select('label').orderBy('label')).map((r) => r.label)
-
-/** Connections of the pool in use now (0 once every transaction has given its back). */
-const poolInUse = () => (db.connection().getWriteClient().client as any).pool.numUsed() as number
-
-/**
- * The connections in use once the pool settles: the change watcher may hold one for a moment
- * (its poll after the NOTIFYs of the fixture's import); a leaked one stays in use.
- */
-async function inUse() {
-  for (let i = 0; i < 50 && poolInUse() > 0; i++) await new Promise((r) => setTimeout(r, 20))
-  return poolInUse()
-}
 
 test.group('entities: direct write transactions', (group) => {
   group.each.setup(async () => {
@@ -70,7 +58,7 @@ test.group('entities: direct write transactions', (group) => {
     )
     assert.deepEqual(await labels(), ['first'])
     assert.equal((await db.from('dw_crate').where('id', id(1)).first()).weight, 1)
-    assert.equal(await inUse(), 0)
+    assert.equal(await poolInUseSettled(), 0)
   })
 
   test("builders give knex's results: rows, first, changed counts, returning", async ({
@@ -103,7 +91,7 @@ test.group('entities: direct write transactions', (group) => {
         ['second', 5],
       ]
     )
-    assert.equal(await inUse(), 0)
+    assert.equal(await poolInUseSettled(), 0)
   })
 
   test('refused writes among accepted ones write nothing and give their connection back', async ({
@@ -129,7 +117,7 @@ test.group('entities: direct write transactions', (group) => {
     )
     assert.deepEqual(await labels(), ['first', ...expected])
     assert.equal((await db.from('dw_crate').where('id', id(1)).first()).weight, 1)
-    assert.equal(await inUse(), 0)
+    assert.equal(await poolInUseSettled(), 0)
   })
 
   test('concurrent writes all land, each statement reported', async ({ assert }) => {
@@ -170,6 +158,6 @@ test.group('entities: direct write transactions', (group) => {
         error: 'Validation failed',
       })
     assert.lengthOf(await db.from('dw_crate').where('label', 'same'), 1)
-    assert.equal(await inUse(), 0)
+    assert.equal(await poolInUseSettled(), 0)
   })
 })

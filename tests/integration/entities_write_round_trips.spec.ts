@@ -14,7 +14,7 @@ import { directTransaction } from '#engine/schema/dialects/direct_writes'
 import { DataManager } from '#engine/data/data_manager'
 import { FULL_ACCESS, type Permissions } from '#security/policy_index'
 import { ANONYMOUS } from '#security/subject'
-import { dialect, resetDatabase } from '#tests/helpers/database'
+import { dialect, poolInUseSettled, resetDatabase } from '#tests/helpers/database'
 import { applyDoc, engine, fullAccessData } from '#tests/helpers/engine'
 
 const ONLY_PG = 'PostgreSQL only: SQLite statements are prepared by the driver, in process'
@@ -150,7 +150,7 @@ test.group('entities: write round trips', (group) => {
         })
       )
     }
-    assert.equal(pool().numUsed(), 0)
+    assert.equal(await poolInUseSettled(), 0)
     if (dialect() === 'pg') assert.equal(await openTransactions(), 0)
     const data = await fullAccessData()
     await data.create('rt_Crate', { label: 'second' })
@@ -187,6 +187,6 @@ test.group('entities: write round trips', (group) => {
     }
     const loaded = await after.load('rt_Crate', id, { fetchPlan: '_local' })
     assert.include(loaded, { weight: 6, colour: 'red' })
-    assert.equal(pool().numUsed(), 0)
+    assert.equal(await poolInUseSettled(), 0)
   }).skip(() => dialect() !== 'pg', ONLY_PG)
 })
