@@ -3,6 +3,8 @@ import OAuthClient from '#models/oauth_client'
 import { handleAuthorizeRequest } from '#oauth/server'
 import { redirectUriAllowed, validCodeChallenge } from '#oauth/redirect_uris'
 import { errorPage } from '#oauth/error_page'
+import { toMillis } from '#oauth/token_store'
+import { SIGNED_IN_AT } from '#controllers/oauth/login_controller'
 
 export function redirectWithError(
   ctx: HttpContext,
@@ -92,7 +94,13 @@ export default class AuthorizeController {
     }
 
     await auth.use('web').check()
-    const user = auth.use('web').user
+    let user = auth.use('web').user
+    // A login session ends with a password change or a deactivation, like the tokens: the
+    // user row (shared by every instance) says since when sessions are no longer valid.
+    if (user && Number(session.get(SIGNED_IN_AT) ?? 0) < (toMillis(user.tokensValidAfter) ?? 0)) {
+      await auth.use('web').logout()
+      user = undefined
+    }
     if (!user || !user.active) {
       session.put('authorizeUrl', request.url(true))
       return response.redirect('/as-login')

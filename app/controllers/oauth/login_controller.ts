@@ -8,6 +8,9 @@ import { renderLoginPage } from '#oauth/login_page'
 /** Failed sign-ins per client address and username before a pause. */
 const ATTEMPTS = 5
 
+/** Session key: when the user signed in (milliseconds). */
+export const SIGNED_IN_AT = 'signedInAt'
+
 export default class LoginController {
   /** GET /as-login */
   async show(ctx: HttpContext) {
@@ -47,6 +50,8 @@ export default class LoginController {
     }
     if (!user) return response.redirect('/as-login?error')
     await auth.use('web').login(user)
+    // A password change or deactivation after this instant ends the session (authorize).
+    session.put(SIGNED_IN_AT, Date.now())
     return response.redirect(session.pull('authorizeUrl', '/'))
   }
 
