@@ -4,6 +4,7 @@ import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { Engine } from '#engine/main'
 import { definitions, formatOf, renderDocument } from '#definition/main'
 import { migrate } from '#start/bootstrap'
+import { announceDatabase } from '#cli/database_note'
 
 export default class AppExport extends BaseCommand {
   static commandName = 'app:export'
@@ -19,6 +20,7 @@ export default class AppExport extends BaseCommand {
 
   async run() {
     await migrate(this.app)
+    await announceDatabase(this.app)
     const engine = await this.app.container.make(Engine)
     const document = await definitions(engine).exportDocument()
     const format =

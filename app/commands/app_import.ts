@@ -3,6 +3,7 @@ import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { Engine } from '#engine/main'
 import { definitions, type ImportResult } from '#definition/main'
 import { migrate } from '#start/bootstrap'
+import { announceDatabase } from '#cli/database_note'
 
 export default class AppImport extends BaseCommand {
   static commandName = 'app:import'
@@ -24,6 +25,7 @@ export default class AppImport extends BaseCommand {
 
   async run() {
     await migrate(this.app)
+    await announceDatabase(this.app)
     const engine = await this.app.container.make(Engine)
     await engine.start()
     const result = await definitions(engine).importFile(this.app.makePath(this.file), {

@@ -1,6 +1,7 @@
 import { BaseCommand, args, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { migrate } from '#start/bootstrap'
+import { announceDatabase } from '#cli/database_note'
 import { ClientRegistrationError, createClient } from '#oauth/clients'
 
 const list = (value: string | undefined) =>
@@ -90,6 +91,7 @@ export default class ClientCreate extends BaseCommand {
 
   async run() {
     await migrate(this.app)
+    await announceDatabase(this.app)
     try {
       const { client, generatedSecret } = await createClient({
         clientId: this.clientId,

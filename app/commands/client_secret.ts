@@ -1,6 +1,7 @@
 import { BaseCommand, args } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { migrate } from '#start/bootstrap'
+import { announceDatabase } from '#cli/database_note'
 import { ClientRegistrationError, rotateClientSecret } from '#oauth/clients'
 
 export default class ClientSecret extends BaseCommand {
@@ -14,6 +15,7 @@ export default class ClientSecret extends BaseCommand {
 
   async run() {
     await migrate(this.app)
+    await announceDatabase(this.app)
     try {
       const secret = await rotateClientSecret(this.clientId)
       this.logger.success(`new secret of client '${this.clientId}'; its tokens were revoked`)

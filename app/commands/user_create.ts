@@ -1,6 +1,7 @@
 import { BaseCommand, args, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { migrate } from '#start/bootstrap'
+import { announceDatabase } from '#cli/database_note'
 import db from '@adonisjs/lucid/services/db'
 import {
   AccountError,
@@ -90,6 +91,7 @@ export default class UserCreate extends BaseCommand {
 
   async run() {
     await migrate(this.app)
+    await announceDatabase(this.app)
     const { password, generated } = await this.#password()
     try {
       const roles = {

@@ -1,6 +1,7 @@
 import { BaseCommand, args, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { migrate } from '#start/bootstrap'
+import { announceDatabase } from '#cli/database_note'
 import { AccountError, changePassword, generatePassword, passwordProblem } from '#oauth/accounts'
 
 export default class UserPassword extends BaseCommand {
@@ -17,6 +18,7 @@ export default class UserPassword extends BaseCommand {
 
   async run() {
     await migrate(this.app)
+    await announceDatabase(this.app)
     let password = this.password
     if (password === undefined && process.stdin.isTTY) {
       password = await this.prompt.secure('New password (empty: generate one)', {
