@@ -6,4 +6,8 @@
 | to bin/console.ts. After `node ace build`, build/ace.js runs compiled code.
 */
 import 'ts-node-maintained/register/esm'
+import { ensureEnv } from './scripts/ensure_env.js'
+
+// A fresh clone has no .env yet: write it as `npm start` does, so that commands work first.
+ensureEnv()
 await import('./bin/console.js')

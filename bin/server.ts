@@ -2,9 +2,12 @@
 |--------------------------------------------------------------------------
 | HTTP server entrypoint
 |--------------------------------------------------------------------------
+| A start that fails exits non-zero with one line saying why (a port in use, a missing
+| PostgreSQL database, ...); every exit, a signal included, logs one line with its reason.
 */
 import 'reflect-metadata'
-import { Ignitor, prettyPrintError } from '@adonisjs/core'
+import { Ignitor } from '@adonisjs/core'
+import { startupFailure } from '../start/startup_failure.js'
 
 const APP_ROOT = new URL('../', import.meta.url)
 
@@ -15,17 +18,25 @@ const IMPORTER = (filePath: string) => {
   return import(filePath)
 }
 
+let reason = 'the server closed'
+process.on('exit', (code) => {
+  process.stderr.write(`modelgate: stopped: ${reason} (exit code ${code})\n`)
+})
+
 new Ignitor(APP_ROOT, { importer: IMPORTER })
   .tap((app) => {
     app.booting(async () => {
       await import('#start/env')
     })
-    app.listen('SIGTERM', () => app.terminate())
-    app.listenIf(app.managedByPm2, 'SIGINT', () => app.terminate())
+    for (const signal of ['SIGTERM', 'SIGINT'] as const)
+      app.listen(signal, () => {
+        reason = `${signal} received`
+        return app.terminate()
+      })
   })
   .httpServer()
   .start()
   .catch((error) => {
-    process.exitCode = 1
-    prettyPrintError(error)
+    reason = `cannot start: ${startupFailure(error)}`
+    process.exit(1)
   })

@@ -68,12 +68,31 @@ export async function syncClientsFromProperties(
   return result
 }
 
+/**
+ * PostgreSQL reachable with the configured database and credentials? Asked with one plain
+ * client before the pool's first use, so that a missing database is one clear line
+ * (start/startup_failure.ts), not the pool's warnings with their stacks.
+ */
+async function checkDatabase(app: ApplicationService) {
+  const db = await app.container.make('lucid.db')
+  if (db.connection().dialect.name !== 'postgres') return
+  const { default: pg } = await import('pg')
+  const config = (db.manager.get(db.primaryConnectionName)?.config as any)?.connection
+  const client = new pg.Client(config)
+  try {
+    await client.connect()
+  } finally {
+    await client.end().catch(() => {})
+  }
+}
+
 export async function bootstrapServer(
   app: ApplicationService,
   engine: Engine,
   options: { migrate: boolean; demo: boolean }
 ) {
   const logger = await app.container.make('logger')
+  await checkDatabase(app)
   if (options.migrate) await migrate(app)
   await engine.start()
   const env = (await import('#start/env')).default
