@@ -9,6 +9,9 @@ import type { Logger } from '@adonisjs/core/logger'
 import type { Engine } from '#engine/engine'
 import { ensureBuiltInUsers } from '#oauth/accounts'
 import { syncConfigClients } from '#oauth/config_clients'
+import { UnconstrainedDataManager } from '#engine/data/data_manager'
+import { importDemoData } from '#database/demo/bookstore_data'
+import type { ClientSubject } from '#security/subject'
 import { definitions } from '#definition/main'
 
 export const DEMO_FILE = 'database/demo/bookstore.json'
@@ -114,6 +117,51 @@ export async function bootstrapServer(
         `demo import failed: ${JSON.stringify(result.problems.concat(result.refusals as any))}`
       )
     }
-    logger.info('demo application imported (model version %d)', result.version)
+    const rows = await importDemoData(
+      new UnconstrainedDataManager({
+        db: engine.db,
+        model: engine.model,
+        subject: DEMO_SUBJECT,
+        maxFetchSize: 10000,
+        maxBulkSize: 10000,
+        securityTokens: false,
+        caption: (key) => key,
+      })
+    )
+    logger.info(
+      'demo application imported (model version %d, %d sample rows)',
+      result.version,
+      rows
+    )
+    const secret = result.secrets?.find((s) => s.clientId === DEMO_CLIENT)?.secret
+    if (secret) logger.warn(firstTokenBanner(secret, env.get('PORT') ?? 8080))
   }
+}
+
+/** The demo's read-only client (database/demo/bookstore.json). */
+export const DEMO_CLIENT = 'bookstore-demo'
+
+/** Who the sample rows are written as (audit columns: createdBy `demo`). */
+const DEMO_SUBJECT: ClientSubject = {
+  kind: 'client',
+  clientId: 'demo',
+  resourceRoles: [],
+  rowLevelRoles: [],
+  tokenId: '',
+}
+
+/** Printed once, at the demo's import: the demo client's secret and the first two requests. */
+export function firstTokenBanner(secret: string, port: number) {
+  const base = `http://localhost:${port}`
+  return [
+    '',
+    '==================================================================',
+    ` Demo client '${DEMO_CLIENT}' (reads every entity), generated secret:`,
+    `     ${secret}`,
+    ' It is shown this once. Get a token, then read the sample books:',
+    `   curl -s -u ${DEMO_CLIENT}:${secret} -d grant_type=client_credentials ${base}/oauth2/token`,
+    `   curl -s -H "Authorization: Bearer <access_token>" ${base}/rest/entities/bookstore_Book`,
+    ' A client of your own: node ace client:create <id> --resource-roles rest-minimal,<role>',
+    '==================================================================',
+  ].join('\n')
 }
