@@ -10,7 +10,10 @@ import type { Engine } from '#engine/engine'
 import { ensureBuiltInUsers } from '#oauth/accounts'
 import { syncConfigClients } from '#oauth/config_clients'
 import { UnconstrainedDataManager } from '#engine/data/data_manager'
-import { importDemoData } from '#database/demo/bookstore_data'
+import { Readable } from 'node:stream'
+import { importDemoData, type SaveFile } from '#database/demo/bookstore_data'
+import { fileStorage } from '#files/storages'
+import { storeFile } from '#files/upload'
 import type { ClientSubject } from '#security/subject'
 import { definitions } from '#definition/main'
 
@@ -126,7 +129,8 @@ export async function bootstrapServer(
         maxBulkSize: 10000,
         securityTokens: false,
         caption: (key) => key,
-      })
+      }),
+      demoFileSaver(engine)
     )
     logger.info(
       'demo application imported (model version %d, %d sample rows)',
@@ -135,6 +139,22 @@ export async function bootstrapServer(
     )
     const secret = result.secrets?.find((s) => s.clientId === DEMO_CLIENT)?.secret
     if (secret) logger.warn(firstTokenBanner(secret, env.get('PORT') ?? 8080))
+  }
+}
+
+/** Stores a demo file in the default file storage (as an upload would). */
+function demoFileSaver(engine: Engine): SaveFile {
+  const name = String(engine.properties.get('svc.core.default-file-storage'))
+  return async (fileName, content) => {
+    const storage = fileStorage(name)
+    if (!storage) throw new Error(`demo files: no file storage '${name}'`)
+    const stored = await storeFile(
+      storage,
+      fileName,
+      Readable.from([Buffer.from(content)]),
+      1 << 20
+    )
+    return stored.fileRef
   }
 }
 

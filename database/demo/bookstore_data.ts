@@ -72,8 +72,27 @@ export const DEMO_ROW_COUNTS = {
   orders: 30,
 }
 
-/** Writes the sample rows (all entities, in dependency order). Returns the rows written. */
-export async function importDemoData(data: UnconstrainedDataManager): Promise<number> {
+/** Stores a file and returns its fileRef (the demo's covers go through the files storage). */
+export type SaveFile = (name: string, content: string) => Promise<string>
+
+/** A plain SVG cover with the book's title. */
+function cover(title: string, hue: number) {
+  const text = title.replace(/[<>&]/g, '')
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="300">` +
+    `<rect width="200" height="300" fill="hsl(${hue},45%,40%)"/>` +
+    `<text x="100" y="150" font-family="serif" font-size="16" fill="#fff" text-anchor="middle">${text}</text></svg>`
+  )
+}
+
+/**
+ * Writes the sample rows (all entities, in dependency order) and the covers of the first books
+ * (files). Returns the rows written.
+ */
+export async function importDemoData(
+  data: UnconstrainedDataManager,
+  saveFile: SaveFile
+): Promise<number> {
   const r = generator(20261125)
   let written = 0
   const create = async (entity: string, rows: Record<string, unknown>[]) => {
@@ -154,6 +173,8 @@ export async function importDemoData(data: UnconstrainedDataManager): Promise<nu
     authors: [ref(id(3, n % 24)), ...(r.chance(0.3) ? [ref(id(3, (n + 7) % 24))] : [])],
     tags: TAGS.filter(() => r.chance(0.25)).map((_tag, k) => ref(id(1, (n + k) % TAGS.length))),
   }))
+  for (const [n, book] of books.slice(0, 12).entries())
+    Object.assign(book, { cover: await saveFile(`cover-${n + 1}.svg`, cover(book.title, n * 30)) })
   await create('bookstore_Book', books)
   const warehouses = await create(
     'bookstore_Warehouse',

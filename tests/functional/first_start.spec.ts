@@ -51,6 +51,13 @@ test.group('first start', () => {
       assert.isAtLeast(books.length, 20)
       assert.equal(books[0]._entityName, 'bookstore_Book')
       assert.property(books[0], 'publisher')
+      // Files too: the first books have covers, downloadable with the demo token.
+      const download = await fetch(
+        `http://127.0.0.1:${port}/rest/files?fileRef=${encodeURIComponent(books[0].cover)}`,
+        { headers: { Authorization: `Bearer ${token}` } }
+      )
+      assert.equal(download.status, 200)
+      assert.include(await download.text(), '<svg')
     } finally {
       child.kill('SIGTERM')
       await new Promise((r) => child.once('exit', r))
