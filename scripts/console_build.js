@@ -18,7 +18,13 @@ function newest(dir) {
 
 export function ensureConsoleBuilt() {
   const index = 'public/console/index.html'
-  if (existsSync(index) && statSync(index).mtimeMs >= newest('console-ui/src')) return
+  // Sources: the code, index.html and the static files Vite copies as they are (the icons).
+  const sources = Math.max(
+    newest('console-ui/src'),
+    newest('console-ui/public'),
+    statSync('console-ui/index.html').mtimeMs
+  )
+  if (existsSync(index) && statSync(index).mtimeMs >= sources) return
   if (!existsSync('console-ui/node_modules')) {
     const install = spawnSync('node', ['scripts/install_console.js'], { stdio: 'inherit' })
     if (install.status !== 0) throw new Error('installing the console dependencies failed')

@@ -13,6 +13,12 @@ router.get('/health', [HealthController, 'show'])
 router.get('/', ({ response }) => response.redirect('/console/'))
 // The console is a single-page app: deep links get its index.html.
 router.get('/console/*', ({ response }) => response.download(app.publicPath('console/index.html')))
+// Browsers ask for /favicon.ico on every origin: the console's icon, no token needed.
+router.get('/favicon.ico', ({ response }) =>
+  response
+    .header('Cache-Control', 'public, max-age=86400')
+    .download(app.publicPath('console/favicon.ico'))
+)
 
 import '#start/routes/oauth'
 import '#start/routes/rest'

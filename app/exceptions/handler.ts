@@ -40,6 +40,13 @@ export default class HttpExceptionHandler extends ExceptionHandler {
         .status(404)
         .send({ error: 'Not found', details: `No resource at ${ctx.request.url()}` })
     }
+    // The body parser's JSON.parse failure (the admin API; /rest/entities reads its own JSON).
+    if (error instanceof SyntaxError && status === 400) {
+      return ctx.response.status(400).send({
+        error: 'Malformed JSON',
+        details: `The request body is not valid JSON: ${error.message}`,
+      })
+    }
     const message = (error as Error).message ?? 'Request failed'
     return ctx.response.status(status).send({ error: message, details: message })
   }

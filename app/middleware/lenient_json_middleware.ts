@@ -2,10 +2,10 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import type { IncomingMessage } from 'node:http'
 import { parseLenientJson } from '#engine/query/lenient_json'
+import { FORM_TYPES, formBodyType, unsupportedMediaType } from '#middleware/form_bodies'
 
 /** Same ceiling as the bodyparser's JSON default. */
 const LIMIT = 1024 * 1024
-const FORM_TYPES = ['multipart/form-data', 'application/x-www-form-urlencoded']
 
 /** Deeper JSON is refused before the framework deep-clones it (catalogue FQ7). */
 const MAX_DEPTH = 64
@@ -24,10 +24,14 @@ function depthOf(value: unknown): number {
   return max
 }
 
-/** What the lenient reader found: `body` is undefined when the text is not JSON at all. */
+/**
+ * What the lenient reader found: `body` is undefined when the text is not JSON at all, and
+ * `error` then says why (the parser's message).
+ */
 export interface LenientBody {
   raw: string
   body: unknown
+  error?: string
 }
 
 const lenientBodies = new WeakMap<HttpContext, LenientBody>()
@@ -37,13 +41,22 @@ export function lenientBody(ctx: HttpContext): LenientBody | undefined {
   return lenientBodies.get(ctx)
 }
 
-function parse(raw: string): unknown {
-  if (raw.trim() === '') return undefined
+function parse(raw: string): LenientBody {
+  if (raw.trim() === '') return { raw, body: undefined }
   try {
-    return parseLenientJson(raw)
-  } catch {
-    return undefined
+    return { raw, body: parseLenientJson(raw) }
+  } catch (error) {
+    const message = String((error as Error).message)
+      .replace(/^JSON5: /, '')
+      .replace(/ at (\d+):(\d+)$/, ' at line $1, column $2')
+    return { raw, body: undefined, error: message }
   }
+}
+
+/** The `details` of a body that is not JSON: empty, or what the parser stumbled on. */
+export function malformedDetails(read: LenientBody | undefined): string {
+  if (!read || read.raw.trim() === '') return 'The request body is empty: send JSON'
+  return `The request body is not valid JSON: ${read.error ?? 'unreadable'}`
 }
 
 /**
@@ -77,8 +90,9 @@ function readText(stream: IncomingMessage): Promise<string | null> {
 
 /**
  * Request JSON under /rest/entities is read as upstream reads it (reference 1): leniently
- * (unquoted keys, single quotes) and whatever the Content-Type says, except forms. Runs before
- * the bodyparser and, having consumed the body, tells the bodyparser there is none to read.
+ * (unquoted keys, single quotes) and whatever the Content-Type says, except forms: a form body
+ * is a 415 (form_bodies.ts). Runs before the bodyparser and, having consumed the body, tells the
+ * bodyparser there is none to read.
  */
 export default class LenientJsonMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
@@ -87,21 +101,25 @@ export default class LenientJsonMiddleware {
     const applies =
       request.url().startsWith('/rest/entities/') &&
       ['POST', 'PUT', 'DELETE'].includes(request.method()) &&
-      request.hasBody() &&
-      !FORM_TYPES.some((t) => type.startsWith(t))
+      request.hasBody()
     if (!applies) return next()
+    if (FORM_TYPES.some((t) => type.startsWith(t))) {
+      const form = formBodyType(ctx)
+      return form ? unsupportedMediaType(ctx, form, 'application/json') : next()
+    }
     const raw = await readText(request.request)
     if (raw === null) {
       return ctx.response.status(413).send({ error: 'Payload too large', details: '' })
     }
-    const body = parse(raw)
+    const read = parse(raw)
+    const body = read.body
     if (depthOf(body) > MAX_DEPTH) {
       return ctx.response.status(400).send({
         error: 'Malformed request JSON data structure',
         details: `JSON nested deeper than ${MAX_DEPTH} levels`,
       })
     }
-    lenientBodies.set(ctx, { raw, body })
+    lenientBodies.set(ctx, read)
     request.updateRawBody(raw)
     if (body !== null && typeof body === 'object') request.setInitialBody(body as any)
     delete request.request.headers['content-length']

@@ -154,7 +154,7 @@ test.group('Entities API: load by id', (group) => {
     ])
     assert.sameMembers(
       response.body.authors.map((a: any) => `${a._instanceName}|${a.lastName}`),
-      ['Frank Herbert|Herbert', ' Anonymous|Anonymous']
+      ['Frank Herbert|Herbert', 'Anonymous|Anonymous']
     )
     const legacy = await get(`${E}/bookstore_Book/${IDS.book1}?view=_instance_name`)
     assert.deepEqual(Object.keys(legacy.body), [

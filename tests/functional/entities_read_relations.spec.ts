@@ -70,7 +70,7 @@ test.group('Entities API: relations', (group) => {
           },
           {
             _entityName: 'bookstore_Author',
-            _instanceName: ' Anonymous',
+            _instanceName: 'Anonymous',
             id: IDS.author2,
             lastName: 'Anonymous',
           },

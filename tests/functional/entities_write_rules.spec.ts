@@ -213,7 +213,7 @@ test.group('Entities API: delete', (group) => {
     assert.equal(malformed.status, 400)
     assert.deepEqual(malformed.body, {
       error: 'Malformed request JSON data structure',
-      details: '',
+      details: 'The request body is not valid JSON: invalid end of input at line 1, column 6',
     })
     const badUpdate = await send('PUT', `${E}/bookstore_Tag/${ids.tag}`, '{oops')
     assert.equal(badUpdate.body.error, 'Cannot deserialize an entity from JSON')

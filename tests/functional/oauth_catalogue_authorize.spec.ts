@@ -109,8 +109,9 @@ test.group('catalogue OA1-OA9, OA40: authorization endpoint', (group) => {
   test('OA6 unknown, missing, repeated or inactive client_id: 400 page', async ({ assert }) => {
     const browser = await signedIn()
     await expectErrorPage(assert, browser, { ...web, client_id: 'nobody' }, 'invalid_client')
-    await expectErrorPage(assert, browser, { ...web, client_id: undefined }, 'invalid_client')
-    await expectErrorPage(assert, browser, { ...web, client_id: '' }, 'invalid_client')
+    // A missing client_id is a malformed request (RFC 6749 4.1.2.1), an unknown one invalid.
+    await expectErrorPage(assert, browser, { ...web, client_id: undefined }, 'invalid_request')
+    await expectErrorPage(assert, browser, { ...web, client_id: '' }, 'invalid_request')
     const repeated = await browser.fetch(`${authorizePath(web)}&client_id=spa`)
     assert.equal(repeated.status, 400, await repeated.text())
     assert.isNull(repeated.headers.get('location'))

@@ -29,7 +29,10 @@ export default class AuthorizeController {
   async show(ctx: HttpContext) {
     const { request, response, auth, session } = ctx
     const clientId = request.input('client_id')
-    const client = clientId ? await OAuthClient.findBy('clientId', String(clientId)) : null
+    // RFC 6749 4.1.2.1: a missing parameter is a malformed request, an unknown client invalid.
+    if (clientId === undefined || clientId === null || clientId === '')
+      return errorPage(ctx, 'invalid_request', 'Missing parameter: client_id')
+    const client = await OAuthClient.findBy('clientId', String(clientId))
     if (!client || !client.active)
       return errorPage(ctx, 'invalid_client', 'Unknown or inactive client')
     const requested = request.input('redirect_uri')

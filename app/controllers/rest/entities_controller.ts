@@ -2,7 +2,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import router from '@adonisjs/core/services/router'
 import type { DataManager } from '#engine/data/data_manager'
 import { filterFromQuery, optionsFromBody, optionsFromQuery } from '#engine/data/read/params'
-import { lenientBody } from '#middleware/lenient_json_middleware'
+import { lenientBody, malformedDetails } from '#middleware/lenient_json_middleware'
 import { DataError } from '#engine/data/errors'
 import { stringifyJson } from '#engine/data/read/json_text'
 import { withDataManager } from './data_access.js'
@@ -17,7 +17,7 @@ function json(ctx: HttpContext, status: number, body: unknown) {
 function requestBody(ctx: HttpContext): unknown {
   const read = lenientBody(ctx)
   if (read && read.raw.trim() !== '' && read.body === undefined) {
-    throw new DataError(400, 'Malformed request JSON data structure', 'Invalid JSON')
+    throw new DataError(400, 'Malformed request JSON data structure', malformedDetails(read))
   }
   return read ? read.body : ctx.request.body()
 }

@@ -1,6 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { DataManager, EntityJson, WriteOptions } from '#engine/data/data_manager'
-import { lenientBody } from '#middleware/lenient_json_middleware'
+import { lenientBody, malformedDetails } from '#middleware/lenient_json_middleware'
 import { DataError } from '#engine/data/errors'
 import { stringifyJson } from '#engine/data/read/json_text'
 import { withDataManager } from './data_access.js'
@@ -9,7 +9,7 @@ import { routeParam } from './route_params.js'
 /** The request body as the lenient JSON middleware read it (unquoted keys, single quotes). */
 function body(ctx: HttpContext, error: string): unknown {
   const read = lenientBody(ctx)
-  if (!read || read.body === undefined) throw new DataError(400, error, '')
+  if (!read || read.body === undefined) throw new DataError(400, error, malformedDetails(read))
   return read.body
 }
 

@@ -10,6 +10,7 @@ import { instanceNameTemplate } from '../../query/fetch_plans.js'
 import type { EntityJson } from '../data_manager.js'
 import type { LoadedRow } from './loader.js'
 import { formatId, formatValue } from './values.js'
+import { fillPattern } from './instance_name.js'
 
 const NOT_LOADED = Symbol('not loaded')
 
@@ -69,13 +70,14 @@ export function instanceName(
       : NOT_LOADED
     return text === NOT_LOADED ? fallback() : String(text)
   }
-  let result = template.literals[0]
-  for (let i = 0; i < template.paths.length; i++) {
-    const text = pathText(model, entity, node, template.paths[i], 0, caption)
+  const texts: string[] = []
+  for (const path of template.paths) {
+    const text = pathText(model, entity, node, path, 0, caption)
     if (text === NOT_LOADED) return fallback()
-    result += String(text) + template.literals[i + 1]
+    texts.push(String(text))
   }
-  return result
+  // An empty part (null value or reference) goes without its brackets (instance_name.ts).
+  return fillPattern(template.literals, texts)
 }
 
 export interface SerializeOptions {

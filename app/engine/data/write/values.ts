@@ -101,8 +101,11 @@ function enumId(model: Model, a: AttributeMeta, value: unknown): string {
   const definition = model.enums.get(a.definition?.enum ?? '')
   const found = definition?.values.find((v) => v.name === value)
   if (!found) {
+    // Upstream's error; the details (empty upstream) list what the attribute takes.
+    const names = definition?.values.map((v) => v.name) ?? []
+    const more = names.length > 50 ? `, ... (${names.length - 50} more)` : ''
     throw cannotDeserialize(
-      '',
+      `Valid values of '${a.name}': ${names.slice(0, 50).join(', ')}${more}`,
       `An error occurred while parsing enum. Class [class ${a.definition?.enum}]. Value [${String(value)}].`
     )
   }
