@@ -9,8 +9,9 @@
  * Role assignment: in its own tables, one row per user and role code
  * (`mg_user_resource_roles(user_id, role_code)`, `mg_user_row_level_roles`), written by the
  * `users` section of the definition document (app/oauth/user_definitions.ts, storage in
- * app/security/roles_store.ts). createUser() does not write them yet: giving
- * `UserInput.resourceRoles` / `rowLevelRoles` to it is refused rather than silently ignored.
+ * app/security/roles_store.ts), by createUserWithRoles() (`user:create --resource-roles`) and by
+ * the admin API. createUser() itself takes no roles: giving it `UserInput.resourceRoles` /
+ * `rowLevelRoles` is refused rather than silently ignored.
  */
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
@@ -84,7 +85,7 @@ export function checkUser(input: UserInput): Problem[] {
   if (input.timeZone && !validTimeZone(input.timeZone))
     report('timeZone', `'${input.timeZone}' is not a time zone (Europe/Berlin, UTC)`)
   for (const field of ['resourceRoles', 'rowLevelRoles'] as const) {
-    if (input[field]?.length) report(field, 'role assignment is not available yet')
+    if (input[field]?.length) report(field, 'createUser takes no roles: use createUserWithRoles')
   }
   for (const field of ['firstName', 'lastName'] as const) {
     if ((input[field]?.length ?? 0) > 100) report(field, 'must be at most 100 characters')
