@@ -7,6 +7,7 @@
 import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { SECTIONS } from './sections/index.js'
 import { isObject } from './shape.js'
+import { CLIENT_SECRET_PROPERTY } from '#settings/properties'
 
 export interface Author {
   kind: 'user' | 'client' | 'system'
@@ -25,7 +26,6 @@ export interface ElementChange {
 
 const SECRET_FIELDS = new Set(['password', 'passwordHash', 'clientSecret', 'clientSecretHash'])
 const MASK = '********'
-const SECRET_SETTING = /\.client-secret$/
 
 function masked(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(masked)
@@ -47,7 +47,7 @@ function elements(key: string, value: unknown): Map<string, unknown> {
   for (const [k, v] of Object.entries(value)) {
     // messages: locale -> key -> text, one element per translation.
     if (isObject(v)) for (const [k2, v2] of Object.entries(v)) out.set(`${k}:${k2}`, v2)
-    else out.set(k, key === 'settings' && SECRET_SETTING.test(k) ? MASK : v)
+    else out.set(k, key === 'settings' && CLIENT_SECRET_PROPERTY.test(k) ? MASK : v)
   }
   return out
 }

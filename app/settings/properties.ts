@@ -224,6 +224,9 @@ const PATTERNS = PROPERTIES.filter((p) => p.name.includes('<')).map((p) => ({
   re: patternOf(p),
 }))
 
+/** The per-client secret properties: never stored in clear, never shown, masked in audits. */
+export const CLIENT_SECRET_PROPERTY = /^svc\.authserver\.client\.[^.]+\.client-secret$/
+
 export function findProperty(name: string): PropertyDefinition | undefined {
   return EXACT.get(name) ?? PATTERNS.find(({ re }) => re.test(name))?.p
 }

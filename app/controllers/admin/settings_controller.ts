@@ -1,7 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import engine from '#engine/services/engine'
 import { definitions } from '#definition/main'
-import { PROPERTIES, findProperty } from '#settings/properties'
+import { CLIENT_SECRET_PROPERTY, PROPERTIES, findProperty } from '#settings/properties'
 import {
   changeOptions,
   invalidPayload,
@@ -12,11 +12,10 @@ import {
 } from './admin_http.js'
 
 /** Client secrets (even `{sha256}` digests) never leave the server. */
-const SECRET = /^svc\.authserver\.client\.[^.]+\.client-secret$/
 const MASK = '********'
 
 const hide = (name: string, value: unknown) =>
-  SECRET.test(name) && value !== null && value !== '' ? MASK : value
+  CLIENT_SECRET_PROPERTY.test(name) && value !== null && value !== '' ? MASK : value
 
 /** One property as the admin API shows it: registry facts, effective value and its origin. */
 function describe(name: string) {

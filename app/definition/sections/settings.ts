@@ -5,11 +5,8 @@
  */
 import vine from '@vinejs/vine'
 import { describeSettingsChanges, writeSettings } from '#settings/property_resolver'
-import { coerce, findProperty } from '#settings/properties'
+import { CLIENT_SECRET_PROPERTY, coerce, findProperty } from '#settings/properties'
 import type { DefinitionSection, Problem } from '../section.js'
-
-/** A client secret in stored settings would sit in the database in clear. */
-const CLIENT_SECRET_SETTING = /^svc\.authserver\.client\.[^.]+\.client-secret$/
 
 export function checkSettings(settings: Record<string, unknown>): Problem[] {
   const problems: Problem[] = []
@@ -18,7 +15,7 @@ export function checkSettings(settings: Record<string, unknown>): Problem[] {
     const definition = findProperty(key)
     if (!definition) problems.push({ path, message: `unknown property '${key}'` })
     else if (
-      CLIENT_SECRET_SETTING.test(key) &&
+      CLIENT_SECRET_PROPERTY.test(key) &&
       value !== null &&
       !/^\{sha256\}/.test(String(value))
     )
