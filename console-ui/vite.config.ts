@@ -22,7 +22,7 @@ export default defineConfig({
     },
   },
   test: {
-    environment: 'node',
+    environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}'],
   },
 })

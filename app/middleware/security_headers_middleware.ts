@@ -1,11 +1,15 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 
-/** The console's policy: its own scripts and styles only, never framed. */
+/**
+ * The console's policy: its own scripts only, never framed. Styles may also be inline: the
+ * component libraries (toasts, the diagram) insert <style> elements at run time; an injected
+ * style cannot run code, an injected script could, and scripts stay 'self'.
+ */
 const CONSOLE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
-  "style-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
   "connect-src 'self'",
   "frame-ancestors 'none'",

@@ -1,7 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import OAuthClient from '#models/oauth_client'
 import User from '#models/user'
-import { authenticateClient } from '#oauth/client_auth'
+import { authenticateClient, identifyRevokingClient } from '#oauth/client_auth'
 import { formField, issuerOf, sendOAuthError } from '#oauth/server'
 import { holdersStillValid } from '#oauth/model'
 import { findToken, isLive, revokeGrant, toMillis, type TokenRow } from '#oauth/token_store'
@@ -19,7 +19,7 @@ async function findAny(token: string, hint: unknown): Promise<TokenRow | null> {
 export default class TokenAdminController {
   /** POST /oauth2/revoke (RFC 7009; alias /oauth/revoke): 200 also for unknown tokens. */
   async revoke(ctx: HttpContext) {
-    const client = await authenticateClient(ctx)
+    const client = await identifyRevokingClient(ctx)
     if (!client) return sendOAuthError(ctx, 401, 'invalid_client', 'Client authentication failed')
     const token = formField(ctx, 'token')
     if (!token) return sendOAuthError(ctx, 400, 'invalid_request', 'Missing parameter: token')

@@ -1,10 +1,11 @@
+import { RouterProvider } from 'react-router'
 import { Providers } from './providers'
-import { Shell } from './shell'
+import { router } from './routes'
 
 export function App() {
   return (
     <Providers>
-      <Shell />
+      <RouterProvider router={router} />
     </Providers>
   )
 }

@@ -1,6 +1,9 @@
 import { useState, type ReactNode } from 'react'
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'
+import { Toaster } from 'sonner'
 import { createQueryClient } from './query_client'
+import { ConfirmProvider } from '../components/ui/confirm'
+import { useTheme } from './theme'
 
 interface ProvidersProps {
   children: ReactNode
@@ -8,8 +11,14 @@ interface ProvidersProps {
   client?: QueryClient
 }
 
-/** Every app-wide context provider, in one place (auth will join here later). */
+/** Every app-wide context provider, in one place. */
 export function Providers({ children, client }: ProvidersProps) {
   const [defaultClient] = useState(createQueryClient)
-  return <QueryClientProvider client={client ?? defaultClient}>{children}</QueryClientProvider>
+  const [theme] = useTheme()
+  return (
+    <QueryClientProvider client={client ?? defaultClient}>
+      <ConfirmProvider>{children}</ConfirmProvider>
+      <Toaster theme={theme} position="bottom-right" richColors closeButton />
+    </QueryClientProvider>
+  )
 }

@@ -1,26 +1,46 @@
-import type { ReactNode } from 'react'
-import { ServerStatusPanel } from '../features/status/components/server_status_panel'
+import { createBrowserRouter, type RouteObject } from 'react-router'
+import { CallbackPage, RequireAdmin, SignedOutPage } from '../lib/auth/auth_pages'
+import { Shell } from './shell'
+import { NotFoundPage } from './not_found'
+import { routes as overview } from '../features/status/routes'
+import { routes as model } from '../features/model/routes'
+import { routes as er } from '../features/er/routes'
+import { routes as data } from '../features/data/routes'
+import { routes as transfer } from '../features/transfer/routes'
+import { routes as history } from '../features/history/routes'
+import { routes as roles } from '../features/roles/routes'
+import { routes as users } from '../features/users/routes'
+import { routes as clients } from '../features/clients/routes'
+import { routes as settings } from '../features/settings/routes'
+import { routes as translations } from '../features/translations/routes'
 
-export interface RouteDef {
-  path: string
-  title: string
-  render: () => ReactNode
-}
+/** Pages inside the shell: each feature contributes its routes (lazily loaded pages). */
+const pages: RouteObject[] = [
+  ...overview,
+  ...model,
+  ...er,
+  ...data,
+  ...transfer,
+  ...history,
+  ...roles,
+  ...users,
+  ...clients,
+  ...settings,
+  ...translations,
+  { path: '*', element: <NotFoundPage /> },
+]
 
-/** Pages reachable from the navigation. A feature adds its page here with one line. */
-export const routes: RouteDef[] = [
+export const routeTree: RouteObject[] = [
+  { path: '/callback', element: <CallbackPage /> },
+  { path: '/signed-out', element: <SignedOutPage /> },
   {
-    path: '/',
-    title: 'Overview',
-    render: () => <ServerStatusPanel />,
+    element: (
+      <RequireAdmin>
+        <Shell />
+      </RequireAdmin>
+    ),
+    children: pages,
   },
 ]
 
-/** Navigation placeholders for areas that do not exist yet (shown disabled). */
-export const upcomingAreas: string[] = [
-  'Data model',
-  'Users & roles',
-  'OAuth clients',
-  'Reports',
-  'Translations',
-]
+export const router = createBrowserRouter(routeTree, { basename: '/console' })

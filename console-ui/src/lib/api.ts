@@ -8,6 +8,8 @@
  * the documented shape is present.
  */
 
+import { getAccessToken, refresh } from './auth/session'
+
 export interface ServerErrorBody {
   error: string
   details?: string | null
@@ -56,21 +58,34 @@ export interface ApiClientOptions {
   baseUrl?: string
   /**
    * THE place where authentication is added: when this returns a token, every request carries
-   * `Authorization: Bearer <token>`. The OAuth PKCE login (later work) will supply it.
+   * `Authorization: Bearer <token>`.
    */
   getAccessToken?: TokenProvider
+  /** Called once on a 401: true when a new token was obtained and the request may be retried. */
+  onUnauthorized?: () => Promise<boolean>
 }
 
 export interface RequestOptions {
   method?: string
-  /** Serialized as JSON when present. */
+  /** Serialized as JSON when present, unless `rawBody` is given. */
   body?: unknown
+  /** Sent as it is, with `contentType` (e.g. a YAML document or a file). */
+  rawBody?: BodyInit
+  contentType?: string
   headers?: Record<string, string>
   signal?: AbortSignal
 }
 
+export interface ApiResponse<T> {
+  data: T
+  status: number
+  headers: Headers
+}
+
 export interface ApiClient {
   request<T>(path: string, options?: RequestOptions): Promise<T>
+  /** Like request, with the status and headers (ETag, Content-Range…). */
+  send<T>(path: string, options?: RequestOptions): Promise<ApiResponse<T>>
   get<T>(path: string, signal?: AbortSignal): Promise<T>
 }
 
@@ -78,19 +93,24 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   const baseUrl = options.baseUrl ?? ''
   const getAccessToken = options.getAccessToken ?? (() => null)
 
-  async function request<T>(path: string, req: RequestOptions = {}): Promise<T> {
+  async function attempt(path: string, req: RequestOptions): Promise<Response> {
     const doFetch = options.fetch ?? globalThis.fetch
     const headers: Record<string, string> = { Accept: 'application/json', ...req.headers }
     const token = getAccessToken()
     if (token) headers.Authorization = `Bearer ${token}`
-    if (req.body !== undefined) headers['Content-Type'] = 'application/json'
-
-    let response: Response
+    let body: BodyInit | undefined
+    if (req.rawBody !== undefined) {
+      body = req.rawBody
+      if (req.contentType) headers['Content-Type'] = req.contentType
+    } else if (req.body !== undefined) {
+      headers['Content-Type'] = 'application/json'
+      body = JSON.stringify(req.body)
+    }
     try {
-      response = await doFetch(baseUrl + path, {
+      return await doFetch(baseUrl + path, {
         method: req.method ?? 'GET',
         headers,
-        body: req.body === undefined ? undefined : JSON.stringify(req.body),
+        body,
         signal: req.signal,
       })
     } catch (cause) {
@@ -98,18 +118,24 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       const reason = cause instanceof Error ? cause.message : String(cause)
       throw new ApiError(0, undefined, `Cannot reach the server (${reason})`)
     }
+  }
 
+  async function send<T>(path: string, req: RequestOptions = {}): Promise<ApiResponse<T>> {
+    let response = await attempt(path, req)
+    if (response.status === 401 && options.onUnauthorized && (await options.onUnauthorized()))
+      response = await attempt(path, req)
     const body = await readBody(response)
     if (!response.ok) {
       const statusText = response.statusText ? ` ${response.statusText}` : ''
       throw new ApiError(response.status, body, `Request failed: HTTP ${response.status}${statusText}`)
     }
-    return body as T
+    return { data: body as T, status: response.status, headers: response.headers }
   }
 
   return {
-    request,
-    get: <T>(path: string, signal?: AbortSignal) => request<T>(path, { signal }),
+    send,
+    request: async <T>(path: string, req?: RequestOptions) => (await send<T>(path, req)).data,
+    get: async <T>(path: string, signal?: AbortSignal) => (await send<T>(path, { signal })).data,
   }
 }
 
@@ -124,5 +150,8 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
-/** The shared client used by feature `api/` modules. */
-export const api = createApiClient()
+/** The shared client used by feature `api/` modules: the signed-in admin's token. */
+export const api = createApiClient({
+  getAccessToken,
+  onUnauthorized: refresh,
+})

@@ -10,7 +10,7 @@ interface PanelProps {
 export function Panel({ title, children, testId }: PanelProps) {
   return (
     <section className="panel" data-testid={testId}>
-      <h3 className="panel__title">{title}</h3>
+      <h2 className="panel__title">{title}</h2>
       <div className="panel__body">{children}</div>
     </section>
   )

@@ -70,7 +70,7 @@ export function ServerStatusView({ data, error, isPending, isFetching, onRetry }
         <>
           <ErrorMessage error={error} testId="server-error" />
           {onRetry && (
-            <button type="button" className="button" onClick={onRetry} disabled={isFetching}>
+            <button type="button" className="btn" onClick={onRetry} disabled={isFetching}>
               {isFetching ? 'Retrying…' : 'Retry'}
             </button>
           )}

@@ -1,0 +1,4 @@
+import type { RouteObject } from 'react-router'
+
+/** Routes of this area (pages are loaded lazily: `lazy: () => import(...)`). */
+export const routes: RouteObject[] = []
