@@ -3,7 +3,7 @@
  * its sources. Used by `npm start` and by the test runner before the browser suite.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 
 function newest(dir) {
@@ -30,8 +30,20 @@ export function ensureConsoleBuilt() {
     if (install.status !== 0) throw new Error('installing the console dependencies failed')
   }
   console.log('building the console (console-ui -> public/console)')
-  const build = spawnSync('npm', ['--prefix', 'console-ui', 'run', 'build'], { stdio: 'inherit' })
-  if (build.status !== 0) throw new Error('console build failed')
+  // Built beside the served copy, then swapped in: a server (or a parallel test run) never
+  // serves a half-written build. Type checking is `npm run typecheck`'s job (CI runs it).
+  const next = `public/console.next-${process.pid}`
+  const build = spawnSync(
+    'npx',
+    ['--prefix', 'console-ui', 'vite', 'build', 'console-ui', '--outDir', `../${next}`, '--emptyOutDir'],
+    { stdio: 'inherit' }
+  )
+  if (build.status !== 0) {
+    rmSync(next, { recursive: true, force: true })
+    throw new Error('console build failed')
+  }
+  rmSync('public/console', { recursive: true, force: true })
+  renameSync(next, 'public/console')
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) ensureConsoleBuilt()

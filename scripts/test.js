@@ -1,7 +1,7 @@
 /*
  * Test runner wrapper.
  *   npm test            every suite on SQLite (unit, integration, functional, browser)
- *   npm run test:pg     every suite but the browser one on PostgreSQL (DB_* variables; database
+ *   npm run test:pg     every suite on PostgreSQL, the console in Chromium included (DB_* variables; database
  *                       modelgate_test on 127.0.0.1:5432 by default, created when missing)
  *   node scripts/test.js [--pg] [suite ...] [-- japa args]
  * Writes tmp/test-results-<label>.json ({passed, failed}) for .ci/run and prints
@@ -50,10 +50,7 @@ const env = {
   MODELGATE_WATCH_INTERVAL_MS: '200',
 }
 
-if (suites.length === 0)
-  suites = pg
-    ? ['unit', 'integration', 'functional']
-    : ['unit', 'integration', 'functional', 'browser']
+if (suites.length === 0) suites = ['unit', 'integration', 'functional', 'browser']
 if (suites.includes('browser')) {
   if (!existsSync(chromium)) {
     const message = `Chromium not found at ${chromium}: the browser suite cannot run (apt-get install -y chromium)`
