@@ -12,6 +12,7 @@ import User from '#models/user'
 import type { Problem } from './client_rules.js'
 import { ANONYMOUS_USERNAME, checkUser, type UserInput } from './accounts.js'
 import { securityChanged } from './clients.js'
+import { lastAdminProblems } from './last_admin.js'
 import type { RoleCodes } from '#security/roles_definition'
 import { loadAssignments, rolesChanged, setUserRoles } from '#security/roles_store'
 
@@ -99,6 +100,15 @@ export async function planUsers(
     }
     plan.users.push(await planOne(entry, row, row ? assignments.get(row.id) : undefined))
   }
+  // The last active administrator keeps the admin role (last_admin.ts).
+  const access = plan.users.map((u, index) => ({
+    username: u.entry.username,
+    index,
+    exists: u.row !== null,
+    active: u.entry.active,
+    resourceRoles: u.entry.resourceRoles,
+  }))
+  plan.problems.push(...(await lastAdminProblems(client, access)))
   for (const u of plan.users) {
     const fields = [
       ...(u.passwordHash ? ['password'] : []),

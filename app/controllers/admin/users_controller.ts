@@ -3,7 +3,14 @@ import hash from '@adonisjs/core/services/hash'
 import engine from '#engine/services/engine'
 import { definitions, type DefinitionResult } from '#definition/main'
 import { ANONYMOUS_USERNAME, generatePassword, passwordProblem } from '#oauth/accounts'
-import { adminError, changeOptions, invalidPayload, notFound, sendResult } from './admin_http.js'
+import {
+  adminError,
+  changeOptions,
+  invalidPayload,
+  notFound,
+  rebase,
+  sendResult,
+} from './admin_http.js'
 import { bodyObject, findUserView, sameName, searchUsers, type UserView } from './people.js'
 
 const PREFIX = '$.users[0]'
@@ -136,6 +143,18 @@ export default class UsersController {
     username: string | undefined,
     options: { created?: boolean; extra?: Record<string, unknown> } = {}
   ) {
+    if (result.status === 'invalid' && result.problems.length === 1) {
+      // One problem (the last administrator, an e-mail): said in `details` as well.
+      const problems = rebase(result.problems, PREFIX)
+      ctx.response.header('ETag', `"${result.definitionVersion}"`)
+      return adminError(
+        ctx,
+        422,
+        'Invalid definition',
+        `${problems[0].message}; nothing was changed`,
+        { problems }
+      )
+    }
     const done = result.status === 'applied' || result.status === 'unchanged'
     const user: UserView | null = done && username ? await findUserView(username) : null
     if (user && options.created && result.status === 'applied')
