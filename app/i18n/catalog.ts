@@ -103,6 +103,43 @@ function build(model: Model, store: MessageStore, locale: string): Translations 
   }
 }
 
+export type DefaultSource = 'language' | 'caption' | 'name'
+
+/**
+ * Where each text of `textsWithoutStored(model, store, locale)` comes from, by the same lookup
+ * as build: a regional locale's language text (`language`), a caption field (`caption`), or
+ * only the readable default derived from the name (`name`).
+ */
+export function defaultSourcesOf(
+  model: Model,
+  store: MessageStore,
+  locale: string
+): Map<string, DefaultSource> {
+  const levels = localeLevels(locale)
+  const sourceOf = (key: string, caption?: Caption): DefaultSource => {
+    for (const [i, level] of levels.entries()) {
+      // The locale's own stored texts are what the admin API shows beside the default.
+      if (i > 0 && store.get(level)?.has(key)) return 'language'
+      if (captionIn(caption, level) !== undefined) return 'caption'
+    }
+    return 'name'
+  }
+  const out = new Map<string, DefaultSource>()
+  for (const entity of model.entities.values()) {
+    out.set(entity.name, sourceOf(entity.name, entity.definition.caption))
+    for (const a of entity.attributeList) {
+      const key = `${entity.name}.${a.name}`
+      out.set(key, sourceOf(key, a.definition?.caption))
+    }
+  }
+  for (const e of model.enums.values()) {
+    out.set(e.name, sourceOf(e.name, e.caption))
+    for (const v of e.values)
+      out.set(`${e.name}.${v.name}`, sourceOf(`${e.name}.${v.name}`, v.caption))
+  }
+  return out
+}
+
 interface Cache {
   generation: number
   byLocale: Map<string, Translations>

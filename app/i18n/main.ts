@@ -6,9 +6,15 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import engine from '#engine/services/engine'
 import { javaLocale, resolveLocale as matchLocale } from '#settings/request_locale'
-import { textsWithoutStored, translationsOf, type Translations } from './catalog.js'
+import {
+  defaultSourcesOf,
+  textsWithoutStored,
+  translationsOf,
+  type DefaultSource,
+  type Translations,
+} from './catalog.js'
 
-export type { Translations, FlatMap } from './catalog.js'
+export type { Translations, FlatMap, DefaultSource } from './catalog.js'
 export { readableName, readableEntityName, readableEnumName, readableDefault } from './defaults.js'
 
 /** The translations of `locale` (Java form, `en`, `de`, `en_US`) for the current model. */
@@ -22,6 +28,15 @@ export function translations(locale: string): Translations {
  */
 export function defaultTexts(locale: string): ReadonlyMap<string, string> {
   return textsWithoutStored(engine.model, engine.messages, javaLocale(locale) || 'en')
+}
+
+/**
+ * Where each default text of `locale` comes from (admin API): `name` (only the readable default
+ * derived from the name: nothing translates it), `language` (the stored text of the language of
+ * a regional locale, `de` for `de_AT`) or `caption` (a caption field of the model).
+ */
+export function defaultSources(locale: string): ReadonlyMap<string, DefaultSource> {
+  return defaultSourcesOf(engine.model, engine.messages, javaLocale(locale) || 'en')
 }
 
 /**

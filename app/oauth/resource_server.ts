@@ -7,7 +7,7 @@
  */
 import type { HttpContext } from '@adonisjs/core/http'
 import engine from '#engine/services/engine'
-import { anonymousMatcher, matcherFor } from './url_patterns.js'
+import { anonymousMatcher, compilePattern, inspectRequestPath, matcherFor } from './url_patterns.js'
 
 export const REALM = 'modelgate'
 
@@ -21,24 +21,102 @@ export const TOKEN_IN_URL =
 
 export type UrlKind = 'authenticated' | 'anonymous' | 'open'
 
+/** The properties holding the URL pattern lists (app/oauth/README.md, "Which URLs need what"). */
+export const ANONYMOUS_PATTERNS = 'svc.resource-server.anonymous-url-patterns'
+export const LEGACY_ANONYMOUS_PATTERNS = 'svc.rest.anonymous-url-patterns'
+export const AUTHENTICATED_PATTERNS = 'svc.resource-server.authenticated-url-patterns'
+export const URL_PATTERN_PROPERTIES = [
+  ANONYMOUS_PATTERNS,
+  LEGACY_ANONYMOUS_PATTERNS,
+  AUTHENTICATED_PATTERNS,
+] as const
+export type UrlPatternProperty = (typeof URL_PATTERN_PROPERTIES)[number]
+export type UrlPatternLists = Record<UrlPatternProperty, readonly string[]>
+
+/** The lists in force (the resolver hands out the same arrays until the settings change). */
+export function currentUrlPatterns(): UrlPatternLists {
+  const properties = engine.properties
+  return {
+    [ANONYMOUS_PATTERNS]: properties.get<string[]>(ANONYMOUS_PATTERNS),
+    [LEGACY_ANONYMOUS_PATTERNS]: properties.get<string[]>(LEGACY_ANONYMOUS_PATTERNS),
+    [AUTHENTICATED_PATTERNS]: properties.get<string[]>(AUTHENTICATED_PATTERNS),
+  }
+}
+
 /**
  * `anonymous`: an anonymous pattern matches (case-sensitively, canonical request only);
  * `authenticated`: an authenticated pattern matches and no anonymous one does; `open`: neither.
+ * `lists` defaults to the lists in force (the admin URL tester passes candidate lists).
  */
-export function classifyPath(path: string, raw: string, canonical: boolean): UrlKind {
-  const properties = engine.properties
+export function classifyPath(
+  path: string,
+  raw: string,
+  canonical: boolean,
+  lists: UrlPatternLists = currentUrlPatterns()
+): UrlKind {
   if (canonical) {
-    const anonymous = anonymousMatcher(
-      properties.get<string[]>('svc.resource-server.anonymous-url-patterns'),
-      properties.get<string[]>('svc.rest.anonymous-url-patterns')
-    )
+    const anonymous = anonymousMatcher(lists[ANONYMOUS_PATTERNS], lists[LEGACY_ANONYMOUS_PATTERNS])
     if (anonymous.test(path)) return 'anonymous'
   }
-  const authenticated = matcherFor(
-    properties.get<string[]>('svc.resource-server.authenticated-url-patterns'),
-    false
-  )
+  const authenticated = matcherFor(lists[AUTHENTICATED_PATTERNS], false)
   return authenticated.test(path) || authenticated.test(raw) ? 'authenticated' : 'open'
+}
+
+export interface MatchedPattern {
+  pattern: string
+  property: UrlPatternProperty
+}
+
+export interface UrlDecision {
+  /** The path the patterns see (decoded, without the trailing slash and query). */
+  normalizedPath: string
+  canonical: boolean
+  kind: UrlKind
+  /** The first anonymous pattern that decides (null when the URL is not anonymous). */
+  anonymous: MatchedPattern | null
+  /** The first authenticated pattern that matches (also when an anonymous one wins over it). */
+  authenticated: MatchedPattern | null
+  tokenRequired: boolean
+}
+
+function firstMatch(
+  lists: UrlPatternLists,
+  properties: UrlPatternProperty[],
+  paths: string[],
+  caseSensitive: boolean
+): MatchedPattern | null {
+  for (const property of properties)
+    for (const pattern of lists[property]) {
+      const re = compilePattern(pattern, caseSensitive)
+      if (paths.some((p) => re.test(p))) return { pattern, property }
+    }
+  return null
+}
+
+/**
+ * What the resource server decides for a request target (admin URL tester): the firewall, then
+ * classifyPath itself, then which pattern of which list made that decision.
+ */
+export function explainTarget(
+  target: string,
+  lists: UrlPatternLists = currentUrlPatterns()
+): UrlDecision | { rejected: { status: 400 | 414; reason: string } } {
+  const check = inspectRequestPath(target)
+  if (!check.ok) return { rejected: { status: check.status, reason: check.reason } }
+  const kind = classifyPath(check.path, check.raw, check.canonical, lists)
+  const anonymous =
+    kind === 'anonymous'
+      ? firstMatch(lists, [ANONYMOUS_PATTERNS, LEGACY_ANONYMOUS_PATTERNS], [check.path], true)
+      : null
+  const authenticated = firstMatch(lists, [AUTHENTICATED_PATTERNS], [check.path, check.raw], false)
+  return {
+    normalizedPath: check.path,
+    canonical: check.canonical,
+    kind,
+    anonymous,
+    authenticated,
+    tokenRequired: kind === 'authenticated',
+  }
 }
 
 /** RFC 6750 b64token after `Bearer` (scheme case-insensitive). */

@@ -5,6 +5,8 @@
  */
 import { validatePattern } from '../oauth/url_patterns.js'
 import { parseSize } from '../files/size.js'
+import { parseDuration } from '../oauth/secrets.js'
+import { javaLocale } from './request_locale.js'
 
 export type PropertyType = 'string' | 'boolean' | 'int' | 'list'
 
@@ -96,6 +98,13 @@ export const PROPERTIES: PropertyDefinition[] = [
     type: 'list',
     default: ['en'],
     description: 'Locales of the messages API',
+    check: (value) => {
+      // Java's form after normalization (`de-AT` reads as `de_AT`): LOCALE_CODE of app/i18n.
+      const bad = (value as string[]).find(
+        (l) => !/^[a-z]{2,3}(_([A-Z]{2}|[0-9]{3}))?$/.test(javaLocale(l))
+      )
+      return bad === undefined ? null : `'${bad}' is not a locale (write e.g. en, de, pt_BR)`
+    },
   },
   {
     name: 'svc.rest.default-max-fetch-size',
@@ -120,6 +129,14 @@ export const PROPERTIES: PropertyDefinition[] = [
     type: 'string',
     default: '5m',
     description: 'Lifetime of authorization codes (single use)',
+    check: (value) => {
+      try {
+        parseDuration(value as string)
+        return null
+      } catch {
+        return 'must be a duration such as 30s, 5m, 1h or 7d'
+      }
+    },
   },
   {
     name: 'svc.server.base-url',

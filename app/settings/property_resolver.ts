@@ -91,6 +91,15 @@ export class PropertyResolver {
     return definition.default as T
   }
 
+  /** The value and source that apply without the stored layer (what a DELETE falls back to). */
+  fallback(name: string): { value: PropertyValue; source: SettingsSource } {
+    const definition = findProperty(name)
+    if (!definition) throw new Error(`unknown property '${name}'`)
+    if (this.#env.has(name)) return { value: this.#env.get(name)!, source: 'env' }
+    if (this.#file.has(name)) return { value: this.#file.get(name)!, source: 'file' }
+    return { value: definition.default, source: 'default' }
+  }
+
   source(name: string): SettingsSource {
     if (this.#stored.has(name)) return 'database'
     if (this.#env.has(name)) return 'env'

@@ -102,21 +102,29 @@ test.group('admin API: translations', (group) => {
       keys
     )
     const entry = (key: string) => reply.body.messages.find((m: any) => m.key === key)
-    assert.deepEqual(entry('adm_Note'), { key: 'adm_Note', stored: null, default: 'Notiz' })
+    assert.deepEqual(entry('adm_Note'), {
+      key: 'adm_Note',
+      stored: null,
+      default: 'Notiz',
+      defaultSource: 'caption',
+    })
     assert.deepEqual(entry('adm_Note.title'), {
       key: 'adm_Note.title',
       stored: 'Titel',
       default: 'Überschrift',
+      defaultSource: 'caption',
     })
     assert.deepEqual(entry('adm_Note.noteBody'), {
       key: 'adm_Note.noteBody',
       stored: null,
       default: 'Note body',
+      defaultSource: 'name',
     })
     assert.deepEqual(entry('adm.Status.OPEN'), {
       key: 'adm.Status.OPEN',
       stored: 'Offen',
       default: 'Open',
+      defaultSource: 'name',
     })
     assert.deepEqual(entry('adm.Status.CLOSED_FOR_GOOD').default, 'Closed for good')
     assert.deepEqual(entry('adm_Note.id').default, 'Id')
@@ -129,8 +137,15 @@ test.group('admin API: translations', (group) => {
       key: 'adm_Note.title',
       stored: null,
       default: 'Titel',
+      defaultSource: 'language',
     })
     assert.deepEqual(at('adm_Note').default, 'Notiz')
+
+    // A caption counts as a translation even when it reads like the name-derived default.
+    const english = await admin('admin', 'GET', 'messages/en')
+    const en = (key: string) => english.body.messages.find((m: any) => m.key === key)
+    assert.include(en('adm_Note'), { default: 'Note', defaultSource: 'caption' })
+    assert.include(en('adm_Note.title'), { default: 'Title', defaultSource: 'name' })
   })
 
   test('GET /messages/:locale with a malformed locale is 404', async ({ assert }) => {

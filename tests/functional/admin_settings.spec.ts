@@ -71,6 +71,7 @@ test.group('admin API: settings', (group) => {
           value: p.default,
           source: 'default',
           stored: null,
+          fallback: { value: p.default, source: 'default' },
         },
         p.name
       )
@@ -121,6 +122,14 @@ test.group('admin API: settings', (group) => {
     await put('svc.rest.default-max-fetch-size', { value: 400 })
     const fetch = await admin('admin', 'GET', 'settings/svc.rest.default-max-fetch-size')
     assert.include(fetch.body, { value: 400, source: 'database', stored: 400 })
+    // What a DELETE would fall back to: the environment's value, then the file's.
+    assert.deepEqual(fetch.body.fallback, { value: 300, source: 'env' })
+    const bulk = await put(BULK, { value: 60 })
+    assert.deepEqual(bulk.body.setting.fallback, { value: 50, source: 'file' })
+    assert.deepEqual(pick('svc.authserver.client.orders.client-secret').fallback, {
+      value: '********',
+      source: 'env',
+    })
   })
 
   test('GET /settings/:name shows one property; unknown names are 404', async ({ assert }) => {
@@ -190,6 +199,18 @@ test.group('admin API: settings', (group) => {
       ],
       ['svc.resource-server.authenticated-url-patterns', { value: 'rest/**' }, '$.value', /./],
       ['svc.rest.max-upload-size', { value: 'huge' }, '$.value', /size/],
+      [
+        'svc.core.available-locales',
+        { value: 'en,deutsch' },
+        '$.value',
+        /'deutsch' is not a locale/,
+      ],
+      [
+        'svc.authserver.authorization-code-time-to-live',
+        { value: '5 minutes' },
+        '$.value',
+        /duration/,
+      ],
       ['svc.authserver.client.x.client-secret', { value: 'clear-secret' }, '$.value', /clear/],
       ['svc.nope', { value: 1 }, '$', /unknown property 'svc\.nope'/],
       [BULK, {}, '$.value', /required/],

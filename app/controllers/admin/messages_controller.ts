@@ -2,7 +2,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import engine from '#engine/services/engine'
 import { definitions } from '#definition/main'
 import { LOCALE_CODE, messagePath, modelKeys } from '#i18n/definition'
-import { defaultTexts } from '#i18n/main'
+import { defaultSources, defaultTexts } from '#i18n/main'
 import { changeOptions, invalidPayload, notFound, sendResult, sendVersion } from './admin_http.js'
 
 /** Code-unit order, as the Messages API sorts its maps. */
@@ -22,7 +22,8 @@ async function storedOf(locale: string): Promise<Record<string, string>> {
 /**
  * Translations per locale (app/i18n/README.md): which locales are available and how many texts
  * each stores; per locale every translatable key of the model with its stored text and the text
- * shown without it; PUT merges texts into the `messages` section (null removes one).
+ * shown without it (and where that text comes from: `caption`, `language` or only the `name`);
+ * PUT merges texts into the `messages` section (null removes one).
  */
 export default class MessagesController {
   async index(ctx: HttpContext) {
@@ -46,6 +47,7 @@ export default class MessagesController {
     if (!LOCALE_CODE.test(locale)) return notFound(ctx, `Locale ${locale}`)
     const stored = await storedOf(locale)
     const defaults = defaultTexts(locale)
+    const sources = defaultSources(locale)
     const keys = [...modelKeys(engine.model)].sort(byCode)
     await sendVersion(ctx)
     return {
@@ -55,6 +57,7 @@ export default class MessagesController {
         key,
         stored: stored[key] ?? null,
         default: defaults.get(key) ?? null,
+        defaultSource: sources.get(key) ?? 'name',
       })),
     }
   }

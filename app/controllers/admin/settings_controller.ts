@@ -17,11 +17,15 @@ const MASK = '********'
 const hide = (name: string, value: unknown) =>
   CLIENT_SECRET_PROPERTY.test(name) && value !== null && value !== '' ? MASK : value
 
-/** One property as the admin API shows it: registry facts, effective value and its origin. */
+/**
+ * One property as the admin API shows it: registry facts, effective value and its origin, and
+ * the value (and origin) that applies once a stored value is removed.
+ */
 function describe(name: string) {
   const definition = findProperty(name)!
   const properties = engine.properties
   const stored = properties.storedSettings()[name]
+  const fallback = properties.fallback(name)
   return {
     name,
     type: definition.type,
@@ -30,6 +34,7 @@ function describe(name: string) {
     value: hide(name, properties.get(name)),
     source: properties.source(name),
     stored: stored === undefined ? null : hide(name, stored),
+    fallback: { value: hide(name, fallback.value), source: fallback.source },
   }
 }
 
