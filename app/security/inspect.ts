@@ -10,11 +10,12 @@ import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import type { Model } from '#engine/metadata/model'
 import { dbBoolean } from '#changes/db_values'
 import { ANONYMOUS, type Subject } from './subject.js'
-import type { RoleAssignment } from './compiler.js'
+import { compilePermissions, type RoleAssignment } from './compiler.js'
 import type { CallerValues } from './row_rules.js'
 import { describePermissions } from './describe.js'
 import { appliedRowRules, explainGrants, loadRoleCatalogue } from './explain.js'
 import type { Permissions } from './policy_index.js'
+import type { RowLevelRole } from './roles_store.js'
 
 export type InspectTarget = { user: string; tokenClient?: string } | { client: string }
 
@@ -148,4 +149,30 @@ export async function inspectPermissions(
     grants: explainGrants(model, roles, inspected.assignment, permissions),
     rowLevel: appliedRowRules(model, roles, inspected.assignment.rowLevelRoles, inspected.caller),
   }
+}
+
+/**
+ * The subject's permissions as if it held `draft` too (an unsaved, valid row-level role), in
+ * place of the stored role with the same code: what saving the role and assigning it would give
+ * (the row-level preview of the console's rule editor). Compiled like permissionsFor, not cached.
+ */
+export async function permissionsWithDraft(
+  client: QueryClientContract,
+  model: Model,
+  rolesVersion: number,
+  inspected: InspectedSubject,
+  draft: RowLevelRole
+): Promise<Permissions> {
+  const roles = await loadRoleCatalogue(client)
+  roles.rowLevel.set(draft.code, draft)
+  const assignment: RoleAssignment = {
+    resourceRoles: inspected.assignment.resourceRoles,
+    rowLevelRoles: [...new Set([...inspected.assignment.rowLevelRoles, draft.code])],
+  }
+  return compilePermissions(
+    model,
+    { version: rolesVersion, ...roles },
+    assignment,
+    inspected.caller
+  )
 }

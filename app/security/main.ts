@@ -12,7 +12,7 @@ export { ANONYMOUS } from './subject.js'
 export type { AttributeLevel, EntityOperation, Permissions, RowRule } from './policy_index.js'
 export { FULL_ACCESS } from './policy_index.js'
 export { describePermissions } from './describe.js'
-export { inspectPermissions, resolveSubject } from './inspect.js'
+export { inspectPermissions, permissionsWithDraft, resolveSubject } from './inspect.js'
 export type { InspectTarget, InspectedSubject, SubjectInfo } from './inspect.js'
 export { previewRows, type RowPreview } from './row_preview.js'
 

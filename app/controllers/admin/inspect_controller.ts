@@ -6,9 +6,13 @@ import { DataError } from '#engine/data/errors'
 import { stringifyJson } from '#engine/data/read/json_text'
 import { CONSOLE_CLIENT_ID } from '#oauth/config_clients'
 import { resolveLocale } from '#settings/request_locale'
+import { validateDocument } from '#definition/main'
+import { isObject } from '#definition/shape'
+import { normalizeRowLevelRole, planRoles } from '#security/roles_definition'
 import {
   inspectPermissions,
   permissionsFor,
+  permissionsWithDraft,
   previewRows,
   resolveSubject,
   type InspectedSubject,
@@ -30,9 +34,12 @@ const previewInput = vine.compile(
     entity: name(),
     limit: vine.number().withoutDecimals().min(1).optional(),
     filter: vine.any().optional(),
+    rowLevelRole: vine.any().optional(),
   })
 )
 const DEFAULT_LIMIT = 20
+/** The code an unsaved row-level role without one is previewed under. */
+const DRAFT_CODE = 'unsaved-row-level-role'
 
 /** Where a parameter is: `user` in a query string, `$.user` in a JSON body. */
 type PathOf = (key: string) => string
@@ -98,6 +105,23 @@ const localeOf = (ctx: HttpContext, inspected: InspectedSubject) => () =>
   )
 
 /**
+ * An unsaved row-level role (`rowLevelRole` of POST /row-preview), checked exactly as saving it
+ * would check it; problems point into the request body (`$.rowLevelRole.policies[0].filter`).
+ */
+async function draftRole(raw: unknown) {
+  const entry = isObject(raw) && raw.code === undefined ? { ...raw, code: DRAFT_CODE } : raw
+  const checked = await validateDocument({ formatVersion: 1, rowLevelRoles: [entry] })
+  let problems = checked.problems
+  const entries = checked.document?.rowLevelRoles
+  if (entries && !problems.length)
+    problems = (await planRoles(db.connection(), engine.model, undefined, entries, false)).problems
+  const at = (path: string) => path.replace(/^\$\.rowLevelRoles\[0\]/, '$.rowLevelRole')
+  if (problems.length || !entries)
+    return { problems: problems.map((p) => ({ ...p, path: at(p.path) })) }
+  return { role: normalizeRowLevelRole(entries[0]) }
+}
+
+/**
  * Effective permissions and the row-level preview of any user or client (README "Admin API"):
  * read-only, computed as the subject's own requests would be (app/security/inspect.ts).
  */
@@ -117,20 +141,29 @@ export default class InspectController {
     return this.#preview(ctx, false)
   }
 
-  /** POST /row-preview {entity, user|client, tokenClient?, limit?, filter?} */
+  /** POST /row-preview {entity, user|client, tokenClient?, limit?, filter?, rowLevelRole?} */
   previewPosted(ctx: HttpContext) {
     return this.#preview(ctx, true)
   }
 
   async #preview(ctx: HttpContext, fromBody: boolean) {
     const keys = [...Object.keys(SUBJECT), 'entity', 'limit', 'filter']
+    // An unsaved row-level role is a JSON object: only a JSON body can carry it.
+    if (fromBody) keys.push('rowLevelRole')
     const input = await readInput(ctx, previewInput, keys, fromBody)
     if (!input) return
     const entity = engine.model.entity(input.entity)
     if (!entity) return notFound(ctx, `entity '${input.entity}'`)
     const inspected = await subjectOf(ctx, targetOf(input))
     if (!inspected) return
-    const permissions = await permissionsFor(inspected.subject)
+    let permissions = await permissionsFor(inspected.subject)
+    if (input.rowLevelRole !== undefined) {
+      const draft = await draftRole(input.rowLevelRole)
+      if (!draft.role) return badRequest(ctx, draft.problems)
+      const client = db.connection()
+      const version = engine.rolesVersion
+      permissions = await permissionsWithDraft(client, engine.model, version, inspected, draft.role)
+    }
     const data = dataManagerFor(inspected.subject, permissions, localeOf(ctx, inspected))
     const limit = input.limit ?? DEFAULT_LIMIT
     const path = fromBody ? (k: string) => `$.${k}` : (k: string) => k

@@ -66,6 +66,17 @@ export async function listRoles(kind: RoleKind) {
   ]
 }
 
+/** The roles with `userCount`, how many users hold each (the list of the admin API). */
+export async function listRolesWithCounts(kind: RoleKind) {
+  const rows = await client()
+    .from(kind.assignments)
+    .groupBy('role_code')
+    .select('role_code')
+    .count('* as total')
+  const counts = new Map(rows.map((r: any) => [r.role_code, Number(r.total)]))
+  return (await listRoles(kind)).map((r) => ({ ...r, userCount: counts.get(r.code) ?? 0 }))
+}
+
 /** Usernames a role is assigned to (what deleting it takes away). */
 export async function assignedUsers(kind: RoleKind, code: string): Promise<string[]> {
   const rows = await client()

@@ -8,6 +8,7 @@ import {
   bodyObject,
   findRole,
   listRoles,
+  listRolesWithCounts,
   roleKindOf,
   sameName,
   type RoleKind,
@@ -17,7 +18,8 @@ const doc = (kind: RoleKind, roles: unknown[]) => ({ formatVersion: 1, [kind.key
 /** Problems of the one role a request sends are reported at paths into its body. */
 const prefix = (kind: RoleKind) => `$.${kind.key}[0]`
 /** Fields of a shown role that are not part of its definition: a shown role may be sent back. */
-const withoutView = ({ builtIn: _b, users: _u, ...role }: Record<string, any>) => role
+const withoutView = ({ builtIn: _b, users: _u, userCount: _c, ...role }: Record<string, any>) =>
+  role
 const readOnly = (ctx: HttpContext, kind: RoleKind, code: string) =>
   adminError(ctx, 403, 'Forbidden', `'${code}' is a built-in ${kind.label}: it cannot be changed`)
 
@@ -28,7 +30,7 @@ const readOnly = (ctx: HttpContext, kind: RoleKind, code: string) =>
  */
 export default class RolesController {
   async index(ctx: HttpContext) {
-    return { roles: await listRoles(roleKindOf(ctx)) }
+    return { roles: await listRolesWithCounts(roleKindOf(ctx)) }
   }
 
   async show(ctx: HttpContext) {
