@@ -1,4 +1,13 @@
 import type { RouteObject } from 'react-router'
+import { prefetchEntities } from './api/entities'
 
-/** Routes of this area (pages are loaded lazily: `lazy: () => import(...)`). */
-export const routes: RouteObject[] = []
+/** The ER diagram (React Flow and dagre are loaded only with this page; the model meanwhile). */
+export const routes: RouteObject[] = [
+  {
+    path: 'er',
+    lazy: () => {
+      prefetchEntities()
+      return import('./components/er_page').then((m) => ({ Component: m.ErPage }))
+    },
+  },
+]

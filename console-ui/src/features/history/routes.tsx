@@ -1,4 +1,9 @@
 import type { RouteObject } from 'react-router'
 
-/** Routes of this area (pages are loaded lazily: `lazy: () => import(...)`). */
-export const routes: RouteObject[] = []
+/** History: the schema changelog and the audit trail (`?tab=changelog|audit`). */
+export const routes: RouteObject[] = [
+  {
+    path: 'history',
+    lazy: () => import('./components/history_page').then((m) => ({ Component: m.HistoryPage })),
+  },
+]

@@ -1,4 +1,9 @@
 import type { RouteObject } from 'react-router'
 
-/** Routes of this area (pages are loaded lazily: `lazy: () => import(...)`). */
-export const routes: RouteObject[] = []
+/** Import/export of the application definition. */
+export const routes: RouteObject[] = [
+  {
+    path: 'import-export',
+    lazy: () => import('./components/import_export_page').then((m) => ({ Component: m.ImportExportPage })),
+  },
+]
