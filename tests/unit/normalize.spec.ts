@@ -132,4 +132,24 @@ test.group('normalize', () => {
     ])
     assert.deepEqual(diffModels(before, normalizeModel(shop())), [])
   })
+
+  test('diffModels names renames as renames, not as removed and added', ({ assert }) => {
+    const before = normalizeModel(shop())
+    const after = normalizeModel(shop())
+    const order = after.entities[0]
+    const first = order.attributes[0].name
+    order.name = 'shop_PurchaseOrder'
+    order.attributes[0] = { ...order.attributes[0], name: 'code' }
+    const renames = {
+      entities: new Map([['shop_Order', 'shop_PurchaseOrder']]),
+      attributes: new Map([['shop_PurchaseOrder', new Map([[first, 'code']])]]),
+    }
+    const changes = diffModels(before, after, renames)
+    assert.include(
+      changes,
+      `entity shop_PurchaseOrder: renamed from shop_Order, attribute code renamed from ${first}`
+    )
+    assert.notInclude(changes.join('\n'), 'shop_Order: removed')
+    assert.notInclude(changes.join('\n'), 'added')
+  })
 })

@@ -150,6 +150,7 @@ export const modelSection: DefinitionSection = {
     const change = await planModelChange(trx, merged.model, {
       current,
       hints: merged.hints,
+      renames: merged.renames,
       onProgress: ctx.onProgress,
     })
     if (change.conflicts.length)

@@ -9,7 +9,7 @@ import type { ModelDefinition } from './types.js'
 import type { Problem } from './validate.js'
 import { validateModel } from './validate.js'
 import { normalizeModel } from './normalize.js'
-import { diffModels } from './diff.js'
+import { diffModels, type DiffRenames } from './diff.js'
 import { Model } from './model.js'
 import { bumpVersion, readVersion } from '#changes/versions'
 import { loadModelDefinition } from './store.js'
@@ -77,6 +77,8 @@ export async function planModelChange(
   next: ModelDefinition,
   options: {
     hints?: RenameHints
+    /** Entity and attribute renames of the change: the change lines name them as renames. */
+    renames?: DiffRenames
     onProgress?: (message: string) => void
     /** The stored model, when the caller has just loaded it in the same transaction. */
     current?: ModelDefinition
@@ -85,7 +87,7 @@ export async function planModelChange(
   const wanted = normalizeModel(next)
   const version = await readVersion(trx, 'model')
   const current = options.current ?? (await loadModelDefinition(trx))
-  const changes = diffModels(current, wanted)
+  const changes = diffModels(current, wanted, options.renames)
   const existing = await listTables(trx)
   options.onProgress?.(
     `planning ${wanted.entities.length} entities against model version ${version}`
