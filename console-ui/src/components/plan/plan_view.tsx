@@ -16,9 +16,11 @@ const KIND_LABELS: Record<string, string> = {
 export const kindLabel = (kind: string) =>
   KIND_LABELS[kind] ?? kind.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase())
 
+/** Change lines read "entity X: added", "attribute y of X: removed", "entity X: renamed from W". */
 function changeClass(line: string) {
-  if (/^(add|added|create|\+)/i.test(line)) return 'plan__change plan__change--add'
-  if (/^(remove|removed|drop|delete|-)/i.test(line)) return 'plan__change plan__change--remove'
+  if (/:\s*(added|created)$/i.test(line) || /^(add|create)\b/i.test(line)) return 'plan__change plan__change--add'
+  if (/:\s*(removed|dropped|deleted)$/i.test(line) || /^(remove|drop|delete)\b/i.test(line))
+    return 'plan__change plan__change--remove'
   return 'plan__change plan__change--modify'
 }
 
