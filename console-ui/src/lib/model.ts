@@ -42,10 +42,15 @@ export interface ModelEnum {
   [key: string]: unknown
 }
 
-export interface FetchPlanProperty {
-  name: string
-  fetchPlan?: string
-  properties?: FetchPlanProperty[]
+/**
+ * A fetch-plan property as the definition writes it: an attribute name, or `{name, fetchPlan}`
+ * where the nested plan is a plan name of the target or an inline plan, to any depth.
+ */
+export type FetchPlanProperty = string | { name: string; fetchPlan?: string | InlineFetchPlan }
+
+export interface InlineFetchPlan {
+  extends?: string
+  properties: FetchPlanProperty[]
 }
 
 export interface ModelFetchPlan {

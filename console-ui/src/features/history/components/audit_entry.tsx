@@ -2,7 +2,7 @@ import { useId, useState } from 'react'
 import { ErrorMessage } from '../../../components/ui/error_message'
 import { Loading } from '../../../components/ui/loading'
 import { useAuditEntry, type AuditElement, type AuditEntry } from '../api/history'
-import { JsonDiff } from './json_diff'
+import { JsonDiff } from '../../../components/diff/json_diff'
 import { sectionLabel, when } from './format'
 
 const CHANGE_BADGE: Record<AuditElement['change'], string> = {

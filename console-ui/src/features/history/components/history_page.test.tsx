@@ -5,7 +5,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router'
 import { QueryClientProvider } from '@tanstack/react-query'
 import { createQueryClient } from '../../../app/query_client'
 import { HistoryPage } from './history_page'
-import { diffJson } from './json_diff_tree'
+import { diffJson } from '../../../components/diff/json_diff_tree'
 
 const adminGet = vi.hoisted(() => vi.fn())
 vi.mock('../../../lib/admin', async (original) => ({

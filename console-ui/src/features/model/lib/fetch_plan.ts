@@ -3,13 +3,10 @@
  * attribute name or `{name, fetchPlan}` where the nested plan is a plan name of the target or an
  * inline plan `{extends?, properties}`, to any depth. Pure helpers for the plan editor.
  */
-import type { ModelEntity } from '../../../lib/model'
+import type { FetchPlanProperty, InlineFetchPlan, ModelEntity } from '../../../lib/model'
 
-export interface InlinePlan {
-  extends?: string
-  properties: PlanProperty[]
-}
-export type PlanProperty = string | { name: string; fetchPlan?: string | InlinePlan }
+export type InlinePlan = InlineFetchPlan
+export type PlanProperty = FetchPlanProperty
 
 export interface PlanDraft {
   entity: string

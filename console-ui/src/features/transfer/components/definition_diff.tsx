@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react'
 import type { ChangeResult } from '../../../lib/admin'
 import { kindLabel, RiskList } from '../../../components/plan/plan_view'
-import { JsonDiff } from '../../history/components/json_diff'
+import { JsonDiff } from '../../../components/diff/json_diff'
 import { countChanges, findElement, groupChanges, type ElementChangeKind, type PlannedElement } from './change_lines'
 
 const BADGE: Record<ElementChangeKind, string> = {
