@@ -15,6 +15,7 @@ import {
   newPage,
   resetForConsole,
   signIn,
+  pickOption,
 } from '#tests/helpers/browser'
 import { accessToken, bearer, makeClient } from '#tests/helpers/resource_server'
 
@@ -45,11 +46,6 @@ const toTop = (page: Page) =>
     ;(document.activeElement as HTMLElement | null)?.blur()
     window.scrollTo(0, 0)
   })
-
-async function addRole(page: Page, code: string) {
-  await page.getByTestId('resource-roles-input').fill(code)
-  await page.getByTestId('resource-roles-option').filter({ hasText: code }).first().click()
-}
 
 test.group('console: OAuth clients', (group) => {
   let browser: Browser
@@ -86,7 +82,7 @@ test.group('console: OAuth clients', (group) => {
     const { context, page } = await newPage(browser)
     await signIn(page, '/clients/new')
     await page.getByTestId('client-id-input').fill('orders-sync')
-    await addRole(page, 'rest-minimal')
+    await pickOption(page, 'resource-roles', 'rest-minimal')
     await page.getByTestId('client-access-ttl').fill('15m')
     await toTop(page)
     await checkPage(page, 'client-new', assert)

@@ -20,6 +20,7 @@ import {
   newPage,
   resetForConsole,
   signIn,
+  pickOption,
 } from '#tests/helpers/browser'
 import { accessToken, bearer, makeClient } from '#tests/helpers/resource_server'
 
@@ -41,12 +42,6 @@ const toTop = (page: Page) =>
     ;(document.activeElement as HTMLElement | null)?.blur()
     window.scrollTo(0, 0)
   })
-
-/** Picks `code` in a role picker (typed, then the option). */
-async function addRole(page: Page, picker: string, code: string) {
-  await page.getByTestId(`${picker}-input`).fill(code)
-  await page.getByTestId(`${picker}-option`).filter({ hasText: code }).first().click()
-}
 
 test.group('console: users', (group) => {
   let browser: Browser
@@ -119,7 +114,7 @@ test.group('console: users', (group) => {
     await page.getByTestId('user-email').fill('carol@example.com')
     await page.getByTestId('user-timezone').fill('berlin')
     await page.getByTestId('timezone-option').filter({ hasText: 'Europe/Berlin' }).click()
-    await addRole(page, 'resource-roles', 'rest-minimal')
+    await pickOption(page, 'resource-roles', 'rest-minimal')
     await toTop(page)
     await checkPage(page, 'user-new', assert)
     await page.getByTestId('user-create').click()

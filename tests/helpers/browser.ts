@@ -78,6 +78,17 @@ export async function signIn(
   await page.getByTestId('current-user').waitFor()
 }
 
+/**
+ * Picks the option showing `text` in a console combobox (`<picker>-input`, `<picker>-option`)
+ * and closes the list (a multiple-choice picker stays open for the next choice).
+ */
+export async function pickOption(page: Page, picker: string, text: string) {
+  await page.getByTestId(`${picker}-input`).fill(text)
+  await page.getByTestId(`${picker}-option`).filter({ hasText: text }).first().click()
+  await page.keyboard.press('Escape')
+  await page.getByTestId(`${picker}-option`).first().waitFor({ state: 'hidden' })
+}
+
 /** Screenshots of the current page at 1280x800 and 390x844: tmp/screenshots/<name>-{desktop,phone}.png. */
 export async function screenshots(page: Page, name: string) {
   const dir = app.makePath('tmp/screenshots')
