@@ -31,5 +31,8 @@ export default defineConfig({
     ],
     forceExit: true,
   },
-  metaFiles: [{ pattern: 'public/**', reloadServer: false }],
+  metaFiles: [
+    { pattern: 'public/**', reloadServer: false },
+    { pattern: 'app/services/**/*.xml', reloadServer: true },
+  ],
 })

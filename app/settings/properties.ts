@@ -116,7 +116,8 @@ export const PROPERTIES: PropertyDefinition[] = [
     name: 'svc.rest.services-config',
     type: 'string',
     default: '',
-    description: 'Location of the services XML configuration',
+    description:
+      'Services XML files exposing REST services (paths relative to the application root, separated by spaces)',
   },
   {
     name: 'svc.authserver.login-page-view-name',

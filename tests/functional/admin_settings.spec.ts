@@ -48,9 +48,13 @@ test.group('admin API: settings', (group) => {
     assert.equal((await admin('adminClient', 'PUT', `settings/${BULK}`, { value: 5 })).status, 200)
   })
 
-  test('GET /settings lists every registry property with its default as the value', async ({
+  test('GET /settings lists every registry property with its default or file value', async ({
     assert,
   }) => {
+    // config/application.properties names the demo's services XML (app/services/README.md).
+    const inFile: Record<string, string> = {
+      'svc.rest.services-config': 'app/services/demo/services.xml',
+    }
     const reply = await admin('admin', 'GET', 'settings')
     assert.equal(reply.status, 200)
     assert.equal(versionOf(reply), versionOf(await admin('admin', 'GET', 'definition')))
@@ -68,10 +72,13 @@ test.group('admin API: settings', (group) => {
           type: p.type,
           description: p.description,
           default: p.default,
-          value: p.default,
-          source: 'default',
+          value: inFile[p.name] ?? p.default,
+          source: p.name in inFile ? 'file' : 'default',
           stored: null,
-          fallback: { value: p.default, source: 'default' },
+          fallback: {
+            value: inFile[p.name] ?? p.default,
+            source: p.name in inFile ? 'file' : 'default',
+          },
         },
         p.name
       )
