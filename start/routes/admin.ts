@@ -13,20 +13,26 @@ import { registerAccountsRoutes } from '#start/routes/admin/accounts'
 import { registerClientsRoutes } from '#start/routes/admin/clients'
 import { registerSettingsRoutes } from '#start/routes/admin/settings'
 import { registerInspectRoutes } from '#start/routes/admin/inspect'
+import { registerQueriesRoutes } from '#start/routes/admin/queries'
 
 const DefinitionController = () => import('#controllers/admin/definition_controller')
+const OpenApiController = () => import('#controllers/admin/openapi_controller')
 
 router
   .group(() => {
     router.get('/definition', [DefinitionController, 'show'])
     router.post('/definition/plan', [DefinitionController, 'plan'])
     router.post('/definition/apply', [DefinitionController, 'apply'])
+    // This API's own description (app/openapi/admin.ts lists every route).
+    router.get('/openapi.json', [OpenApiController, 'json'])
+    router.get('/openapi.yaml', [OpenApiController, 'yaml'])
     registerModelRoutes()
     registerSecurityRoutes()
     registerAccountsRoutes()
     registerClientsRoutes()
     registerSettingsRoutes()
     registerInspectRoutes()
+    registerQueriesRoutes()
   })
   .prefix('/admin/api')
   .use(middleware.admin())

@@ -43,3 +43,10 @@ router.get('/rest/messages/enums', [MessagesController, 'enums'])
 router.get('/rest/messages/enums/:enumClassName', [MessagesController, 'enum'])
 router.get('/rest/version', [UserSessionController, 'version'])
 router.put('/rest/user-session/locale', [UserSessionController, 'setLocale'])
+
+// API descriptions (spec 4.1, app/openapi): the format is the suffix.
+const DocsController = () => import('#controllers/rest/docs_controller')
+router.get('/rest/docs/openapi.json', [DocsController, 'generalJson'])
+router.get('/rest/docs/openapi.yaml', [DocsController, 'generalYaml'])
+router.get('/rest/docs/openapiDetailed.json', [DocsController, 'detailedJson'])
+router.get('/rest/docs/openapiDetailed.yaml', [DocsController, 'detailedYaml'])
