@@ -11,6 +11,7 @@ import type { ClientEntry } from '#oauth/client_definitions'
 import { messagePath, type MessagesSection } from '#i18n/definition'
 import type { ResourceRoleEntry, RowLevelRoleEntry } from '#security/roles_definition'
 import type { UserEntry } from '#oauth/user_definitions'
+import type { QueryEntry } from '#engine/queries/check'
 import type { Problem } from './section.js'
 import { SECTIONS, UNSUPPORTED_SECTIONS } from './sections/index.js'
 import { isObject, unknownKeys } from './shape.js'
@@ -29,6 +30,8 @@ export interface DefinitionDocument extends ModelDefinition {
   resourceRoles?: ResourceRoleEntry[]
   rowLevelRoles?: RowLevelRoleEntry[]
   users?: UserEntry[]
+  /** Named queries (app/engine/queries); undefined: the stored ones are left alone. */
+  queries?: QueryEntry[]
 }
 
 const sectionKeys = SECTIONS.flatMap((s) => Object.entries(s.keys))

@@ -96,7 +96,7 @@ test.group('definition: invalid documents', (group) => {
   })
 
   test('unsupported section {$self}: invalid, nothing changed')
-    .with(['queries', 'reports'])
+    .with(['reports'])
     .run(async ({ assert }, section) => {
       const result = await importDoc({ ...(await demo()), [section]: [{}] })
       assert.equal(result.status, 'invalid')

@@ -9,6 +9,7 @@ import { clientsSection } from './clients.js'
 import { rolesSection } from './roles.js'
 import { usersSection } from './users.js'
 import { messagesSection } from './messages.js'
+import { queriesSection } from './queries.js'
 
 export const SECTIONS: readonly DefinitionSection[] = [
   modelSection,
@@ -17,10 +18,11 @@ export const SECTIONS: readonly DefinitionSection[] = [
   clientsSection,
   usersSection,
   messagesSection,
+  queriesSection,
 ]
 
 /** Document keys of capabilities not built yet: refused with a message naming the section. */
-export const UNSUPPORTED_SECTIONS = ['queries', 'reports']
+export const UNSUPPORTED_SECTIONS = ['reports']
 
 /** The section that reads document key `key`. */
 export function sectionOfKey(key: string): DefinitionSection | undefined {

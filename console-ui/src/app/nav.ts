@@ -12,6 +12,7 @@ export const nav: NavEntry[] = [
   { to: '/model', label: 'Data model', group: 'Application', hint: 'Entities, attributes, enums and fetch plans' },
   { to: '/er', label: 'ER diagram', group: 'Application', hint: 'The whole model as a diagram' },
   { to: '/data', label: 'Data', group: 'Application', hint: 'Browse and edit rows through the REST API' },
+  { to: '/queries', label: 'Queries', group: 'Application', hint: 'Named queries served at /rest/queries' },
   { to: '/roles', label: 'Roles', group: 'Access', hint: 'Resource roles: what each role may do' },
   { to: '/row-level-roles', label: 'Row-level roles', group: 'Access', hint: 'Which rows each role may see' },
   { to: '/permissions', label: 'Effective permissions', group: 'Access', hint: 'What a user or client can do, and why' },
@@ -21,6 +22,7 @@ export const nav: NavEntry[] = [
   { to: '/translations', label: 'Translations', group: 'System', hint: 'Captions per locale' },
   { to: '/import-export', label: 'Import/export', group: 'System', hint: 'The application definition as a file' },
   { to: '/history', label: 'History', group: 'System', hint: 'Schema changelog and audit trail' },
+  { to: '/api-docs', label: 'API reference', group: 'System', hint: 'The REST API as OpenAPI, with try it' },
 ]
 
 export const navGroups = ['Application', 'Access', 'System'] as const

@@ -13,6 +13,8 @@ import { routes as users } from '../features/users/routes'
 import { routes as clients } from '../features/clients/routes'
 import { routes as settings } from '../features/settings/routes'
 import { routes as translations } from '../features/translations/routes'
+import { routes as apidocs } from '../features/apidocs/routes'
+import { routes as queries } from '../features/queries/routes'
 
 /** Pages inside the shell: each feature contributes its routes (lazily loaded pages). */
 const pages: RouteObject[] = [
@@ -27,6 +29,8 @@ const pages: RouteObject[] = [
   ...clients,
   ...settings,
   ...translations,
+  ...apidocs,
+  ...queries,
   { path: '*', element: <NotFoundPage /> },
 ]
 
