@@ -7,7 +7,7 @@
  * admin API.
  */
 import { test } from '@japa/runner'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import {
   baseUrl,
   checkPage,
@@ -16,6 +16,7 @@ import {
   resetForConsole,
   signIn,
   pickOption,
+  toTop,
 } from '#tests/helpers/browser'
 import { accessToken, bearer, makeClient } from '#tests/helpers/resource_server'
 
@@ -39,13 +40,6 @@ async function tokenWith(clientId: string, secret: string) {
 }
 const permissionsStatus = async (token: string) =>
   (await fetch(`${baseUrl()}/rest/permissions`, { headers: bearer(token) })).status
-
-/** Back to the top with nothing focused (screenshots of long forms). */
-const toTop = (page: Page) =>
-  page.evaluate(() => {
-    ;(document.activeElement as HTMLElement | null)?.blur()
-    window.scrollTo(0, 0)
-  })
 
 test.group('console: OAuth clients', (group) => {
   let browser: Browser

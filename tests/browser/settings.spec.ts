@@ -32,10 +32,15 @@ async function adminApi(path: string) {
 const setting = (name: string) => adminApi(`settings/${name}`)
 const anonymousGet = (path: string) => fetch(`${baseUrl()}${path}`)
 
+/** Runs the tester; resolves once the server's answer for `path` is on the page. */
 async function runTest(page: Page, path: string) {
   await page.getByTestId('url-test-path').fill(path)
+  // The previous result stays on the page until the new answer arrives: wait for the answer.
+  const answered = page.waitForResponse((r) => r.url().includes('/admin/api/url-test'))
   await page.getByTestId('url-test-run').click()
-  await page.getByTestId('url-test-result').waitFor()
+  await answered
+  await page.getByTestId('url-test-result').filter({ hasText: path }).waitFor()
+  await page.waitForTimeout(150)
 }
 
 /** The tester's result at phone size (checkPage's phone shot keeps the desktop scroll position). */

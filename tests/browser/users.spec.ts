@@ -6,7 +6,7 @@
  * admin API and /rest/userInfo.
  */
 import { test } from '@japa/runner'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import db from '@adonisjs/lucid/services/db'
 import hash from '@adonisjs/core/services/hash'
 import User from '#models/user'
@@ -21,6 +21,7 @@ import {
   resetForConsole,
   signIn,
   pickOption,
+  toTop,
 } from '#tests/helpers/browser'
 import { accessToken, bearer, makeClient } from '#tests/helpers/resource_server'
 
@@ -35,13 +36,6 @@ async function userToken(username: string) {
 }
 const userInfoStatus = async (token: string) =>
   (await fetch(`${baseUrl()}/rest/userInfo`, { headers: bearer(token) })).status
-
-/** Back to the top with nothing focused (screenshots of long forms). */
-const toTop = (page: Page) =>
-  page.evaluate(() => {
-    ;(document.activeElement as HTMLElement | null)?.blur()
-    window.scrollTo(0, 0)
-  })
 
 test.group('console: users', (group) => {
   let browser: Browser

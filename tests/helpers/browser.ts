@@ -78,6 +78,13 @@ export async function signIn(
   await page.getByTestId('current-user').waitFor()
 }
 
+/** Back to the top with nothing focused (screenshots of long forms). */
+export const toTop = (page: Page) =>
+  page.evaluate(() => {
+    ;(document.activeElement as HTMLElement | null)?.blur()
+    window.scrollTo(0, 0)
+  })
+
 /**
  * Picks the option showing `text` in a console combobox (`<picker>-input`, `<picker>-option`)
  * and closes the list (a multiple-choice picker stays open for the next choice).
