@@ -7,7 +7,14 @@ import { test } from '@japa/runner'
 import type { Browser } from 'playwright-core'
 import { applyDoc } from '#tests/helpers/engine'
 import { demoDocument } from '#tests/helpers/openapi'
-import { checkPage, launchBrowser, newPage, resetForConsole, signIn } from '#tests/helpers/browser'
+import {
+  checkPage,
+  launchBrowser,
+  newPage,
+  resetForConsole,
+  signIn,
+  countWhenSettled,
+} from '#tests/helpers/browser'
 
 test.group('console: API reference', (group) => {
   let browser: Browser
@@ -38,7 +45,7 @@ test.group('console: API reference', (group) => {
       assert.equal((await card.locator('pre').textContent())?.trim(), '0')
 
       await page.getByTestId('apidocs-filter').fill('userInfo')
-      assert.equal(await page.getByTestId('operation').count(), 1)
+      assert.equal(await countWhenSettled(page.getByTestId('operation'), 1), 1)
     } finally {
       await context.close()
     }

@@ -1,7 +1,14 @@
 import { test } from '@japa/runner'
 import type { Browser, Page } from 'playwright-core'
 import { applyDoc } from '#tests/helpers/engine'
-import { checkPage, launchBrowser, newPage, resetForConsole, signIn } from '#tests/helpers/browser'
+import {
+  checkPage,
+  launchBrowser,
+  newPage,
+  resetForConsole,
+  signIn,
+  countWhenSettled,
+} from '#tests/helpers/browser'
 import { accessToken, makeClient, raw, sendJson } from '#tests/helpers/resource_server'
 
 /*
@@ -139,7 +146,7 @@ test.group('console: data browser', (group) => {
     await page.getByTestId('entity-rows').first().filter({ hasText: '133' }).waitFor()
     await checkPage(page, 'data-entities', assert)
     await page.getByTestId('entity-search').fill('order')
-    assert.equal(await page.getByTestId('entity-row').count(), 2)
+    assert.equal(await countWhenSettled(page.getByTestId('entity-row'), 2), 2)
     await page.getByTestId('entity-search').fill('shop_order')
     await page.getByTestId('entity-search').press('Enter')
     await page.waitForURL(/\/console\/data\/shop_Order$/)

@@ -137,6 +137,8 @@ test.group('console: model designer', (group) => {
     assert.include(await row.textContent(), 'versioned')
     await row.getByTestId('entity-rows').filter({ hasText: '2' }).waitFor()
     await page.getByTestId('entity-filter').fill('cust')
+    // The list filters as the admin types (deferred rendering): wait for it.
+    await page.getByTestId('entity-row-shop_Item').waitFor({ state: 'detached' })
     assert.equal(await page.getByTestId('entity-row-shop_Item').count(), 0)
     assert.equal(await page.getByTestId('entity-row-shop_Customer').count(), 1)
     await page.getByTestId('entity-filter').fill('')

@@ -9,7 +9,13 @@
 import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import app from '@adonisjs/core/services/app'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type Locator,
+  type Page,
+} from 'playwright-core'
 import { resetDatabase } from '#tests/helpers/database'
 import { ensureBuiltInUsers } from '#oauth/accounts'
 import { syncConfigClients } from '#oauth/config_clients'
@@ -76,6 +82,20 @@ export async function signIn(
   await page.waitForURL(/\/as-login|\/oauth2\/authorize/)
   await fillLoginForm(page, username, password)
   await page.getByTestId('current-user').waitFor()
+}
+
+/**
+ * The number of elements `locator` matches once it settles at `expected` (lists that filter as
+ * the admin types render a moment later), or the last count after `timeout` ms.
+ */
+export async function countWhenSettled(locator: Locator, expected: number, timeout = 10_000) {
+  const until = Date.now() + timeout
+  let count = await locator.count()
+  while (count !== expected && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    count = await locator.count()
+  }
+  return count
 }
 
 /** Back to the top with nothing focused (screenshots of long forms). */
