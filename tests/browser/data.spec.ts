@@ -8,6 +8,7 @@ import {
   resetForConsole,
   signIn,
   countWhenSettled,
+  setChecked,
 } from '#tests/helpers/browser'
 import { accessToken, makeClient, raw, sendJson } from '#tests/helpers/resource_server'
 
@@ -172,7 +173,7 @@ test.group('console: data browser', (group) => {
 
     // Column chooser: hide amount; the choice survives a reload.
     await page.getByTestId('columns-button').click()
-    await page.getByTestId('column-amount').uncheck()
+    await setChecked(page, 'column-amount', false)
     await page.keyboard.press('Escape')
     assert.equal(await page.getByTestId('col-amount').count(), 0)
     await page.reload()

@@ -16,6 +16,7 @@ import {
   newPage,
   resetForConsole,
   signIn,
+  setChecked,
 } from '#tests/helpers/browser'
 import { accessToken, makeClient } from '#tests/helpers/resource_server'
 
@@ -175,7 +176,7 @@ test.group('console: ER diagram', (group) => {
       await page.locator('.react-flow__node[data-id="er_Product"]').getAttribute('class'),
       'er-dim'
     )
-    await page.getByTestId('er-only-related').check()
+    await setChecked(page, 'er-only-related', true)
     await page.locator('.react-flow__node[data-id="er_Product"]').waitFor({ state: 'hidden' })
 
     await page.getByTestId('theme-toggle').click()

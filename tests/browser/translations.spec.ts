@@ -14,6 +14,7 @@ import {
   newPage,
   resetForConsole,
   signIn,
+  setChecked,
 } from '#tests/helpers/browser'
 import { accessToken, makeClient } from '#tests/helpers/resource_server'
 
@@ -86,7 +87,7 @@ test.group('console: translations', (group) => {
     )
     await checkPage(page, 'translations', assert)
 
-    await page.getByTestId('only-missing').check()
+    await setChecked(page, 'only-missing', true)
     await row('shop_Item.size').waitFor()
     assert.equal(await row('shop_Item').count(), 0)
     assert.equal(await row('shop_Item.title').count(), 1)

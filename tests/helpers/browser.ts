@@ -98,6 +98,18 @@ export async function countWhenSettled(locator: Locator, expected: number, timeo
   return count
 }
 
+/**
+ * Ticks or clears a checkbox whose state may follow a round trip (the URL, a query): clicks it,
+ * then waits for the new state (playwright's check() expects it at once).
+ */
+export async function setChecked(page: Page, testId: string, checked: boolean) {
+  const box = page.getByTestId(testId)
+  if ((await box.isChecked()) !== checked) await box.click()
+  await page
+    .locator(`[data-testid="${testId}"]${checked ? ':checked' : ':not(:checked)'}`)
+    .waitFor()
+}
+
 /** Back to the top with nothing focused (screenshots of long forms). */
 export const toTop = (page: Page) =>
   page.evaluate(() => {
