@@ -12,6 +12,7 @@ import { messagePath, type MessagesSection } from '#i18n/definition'
 import type { ResourceRoleEntry, RowLevelRoleEntry } from '#security/roles_definition'
 import type { UserEntry } from '#oauth/user_definitions'
 import type { QueryEntry } from '#engine/queries/check'
+import type { ReportEntry } from '#reports/definition'
 import type { Problem } from './section.js'
 import { SECTIONS, UNSUPPORTED_SECTIONS } from './sections/index.js'
 import { isObject, unknownKeys } from './shape.js'
@@ -32,6 +33,8 @@ export interface DefinitionDocument extends ModelDefinition {
   users?: UserEntry[]
   /** Named queries (app/engine/queries); undefined: the stored ones are left alone. */
   queries?: QueryEntry[]
+  /** Reports (app/reports); undefined: the stored ones are left alone. */
+  reports?: ReportEntry[]
 }
 
 const sectionKeys = SECTIONS.flatMap((s) => Object.entries(s.keys))

@@ -20,6 +20,8 @@ export const SPECIFIC_POLICIES = [
   'rest.fileUpload.enabled',
   'rest.fileDownload.enabled',
   'admin.api',
+  'reports.rest.enabled',
+  'reports.sql.enabled',
 ]
 
 /**

@@ -7,6 +7,7 @@ import { validatePattern } from '../oauth/url_patterns.js'
 import { parseSize } from '../files/size.js'
 import { parseDuration } from '../oauth/secrets.js'
 import { javaLocale } from './request_locale.js'
+import { REPORT_PROPERTIES } from '../reports/properties.js'
 
 export type PropertyType = 'string' | 'boolean' | 'int' | 'list'
 
@@ -227,6 +228,7 @@ export const PROPERTIES: PropertyDefinition[] = [
     default: true,
     description: 'PKCE requirement of a configured OAuth client',
   },
+  ...REPORT_PROPERTIES,
 ]
 
 function patternOf(definition: PropertyDefinition): RegExp {

@@ -14,6 +14,7 @@ import { registerClientsRoutes } from '#start/routes/admin/clients'
 import { registerSettingsRoutes } from '#start/routes/admin/settings'
 import { registerInspectRoutes } from '#start/routes/admin/inspect'
 import { registerQueriesRoutes } from '#start/routes/admin/queries'
+import { registerReportsRoutes } from '#start/routes/admin/reports'
 
 const DefinitionController = () => import('#controllers/admin/definition_controller')
 const OpenApiController = () => import('#controllers/admin/openapi_controller')
@@ -33,6 +34,7 @@ router
     registerSettingsRoutes()
     registerInspectRoutes()
     registerQueriesRoutes()
+    registerReportsRoutes()
   })
   .prefix('/admin/api')
   .use(middleware.admin())

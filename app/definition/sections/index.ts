@@ -10,6 +10,7 @@ import { rolesSection } from './roles.js'
 import { usersSection } from './users.js'
 import { messagesSection } from './messages.js'
 import { queriesSection } from './queries.js'
+import { reportsSection } from './reports.js'
 
 export const SECTIONS: readonly DefinitionSection[] = [
   modelSection,
@@ -19,10 +20,11 @@ export const SECTIONS: readonly DefinitionSection[] = [
   usersSection,
   messagesSection,
   queriesSection,
+  reportsSection,
 ]
 
 /** Document keys of capabilities not built yet: refused with a message naming the section. */
-export const UNSUPPORTED_SECTIONS = ['reports']
+export const UNSUPPORTED_SECTIONS: string[] = []
 
 /** The section that reads document key `key`. */
 export function sectionOfKey(key: string): DefinitionSection | undefined {
