@@ -89,7 +89,7 @@ function readText(stream: IncomingMessage): Promise<string | null> {
 }
 
 /**
- * Request JSON under /rest/entities and /rest/queries is read as upstream reads it (reference 1): leniently
+ * Request JSON under /rest/entities, /rest/queries and /rest/reports is read as upstream reads it (reference 1): leniently
  * (unquoted keys, single quotes) and whatever the Content-Type says, except forms: a form body
  * is a 415 (form_bodies.ts). Runs before the bodyparser and, having consumed the body, tells the
  * bodyparser there is none to read.
@@ -99,7 +99,7 @@ export default class LenientJsonMiddleware {
     const request = ctx.request
     const type = String(request.header('content-type') ?? '').toLowerCase()
     const applies =
-      /^\/rest\/(entities|queries)\//.test(request.url()) &&
+      /^\/rest\/(entities|queries|reports)\//.test(request.url()) &&
       ['POST', 'PUT', 'DELETE'].includes(request.method()) &&
       request.hasBody()
     if (!applies) return next()

@@ -98,10 +98,9 @@ class Extraction {
     if (d.type === 'entityList') {
       const ids = (this.o.params.get(d.parameter!)?.value ?? []) as string[]
       if (!ids.length) return []
-      const filter = { conditions: [{ property: 'id', operator: 'in', value: ids }] }
-      const { items } = await data.list(entity, { ...options, filter, limit: ids.length })
-      const byId = new Map(items.map((item) => [String(item.id), item]))
-      return ids.flatMap((id) => (byId.has(String(id)) ? [flatten(byId.get(String(id))!)] : []))
+      const rows: Row[] = []
+      for (const id of ids) rows.push(flatten(await data.load(entity, String(id), options)))
+      return rows
     }
     const filter = d.filter ? bindFilter(d.filter, this.valueOf(chain)) : undefined
     const page = data.context.maxFetchSize
