@@ -5,6 +5,8 @@
 |--------------------------------------------------------------------------
 */
 import { registerServices } from '#services/catalogue'
+// Entity lifecycle hooks are registered at the same time as the services.
+import '#start/hooks'
 import BookstoreService from '#services/demo/bookstore_service'
 import StockService from '#services/demo/stock_service'
 

@@ -11,6 +11,7 @@ import { newDocument, type OpenApiDocument } from './builder.js'
 import { documentation, entities, files, messages, metadata, userSession } from './general.js'
 import { queries, services } from './general_more.js'
 import { addEntities, type EntityViewer } from './entities.js'
+import { addQueries, addServices, type Extensions } from './extensions.js'
 
 /** The general document's areas, in order (each adds its tag's paths). */
 export const GENERAL_AREAS: {
@@ -28,10 +29,32 @@ export const GENERAL_AREAS: {
   { tag: 'Documentation', description: 'These descriptions', add: documentation },
 ]
 
-/** One contribution to the detailed document (after the general areas). */
-export type DetailedSection = (doc: OpenApiDocument, model: Model, viewer: EntityViewer) => void
+/**
+ * One contribution to the detailed document (after the general areas): what the caller may see
+ * of the model, of the registered services and of the stored named queries (`ext`).
+ */
+export type DetailedSection = (
+  doc: OpenApiDocument,
+  model: Model,
+  viewer: EntityViewer,
+  ext: Extensions
+) => void
 
-export const DETAILED_SECTIONS: DetailedSection[] = [addEntities]
+export const DETAILED_SECTIONS: DetailedSection[] = [addEntities, addServices, addQueries]
+
+/** OperationIds stay unique whatever names services and queries use (`a-b` and `a_b`). */
+function uniqueOperationIds(doc: OpenApiDocument) {
+  const seen = new Set<string>()
+  for (const item of Object.values(doc.paths)) {
+    for (const operation of Object.values(item)) {
+      const id = String(operation.operationId)
+      let unique = id
+      for (let n = 2; seen.has(unique); n++) unique = `${id}_${n}`
+      operation.operationId = unique
+      seen.add(unique)
+    }
+  }
+}
 
 function general(title: string, description: string): OpenApiDocument {
   const doc = newDocument(title, '1.0', description)
@@ -51,11 +74,16 @@ export function buildGeneral(): OpenApiDocument {
 }
 
 /** The detailed description for `model` as the caller (`viewer`) may see it. */
-export function buildDetailed(model: Model, viewer: EntityViewer): OpenApiDocument {
+export function buildDetailed(
+  model: Model,
+  viewer: EntityViewer,
+  ext: Extensions = { services: [], queries: [] }
+): OpenApiDocument {
   const doc = general(
     'Modelgate project REST API',
-    `The REST API with the entities of model version ${model.version} the caller may read`
+    `The REST API with the entities of model version ${model.version} the caller may read, the registered services and the named queries`
   )
-  for (const section of DETAILED_SECTIONS) section(doc, model, viewer)
+  for (const section of DETAILED_SECTIONS) section(doc, model, viewer, ext)
+  uniqueOperationIds(doc)
   return doc
 }

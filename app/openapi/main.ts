@@ -1,10 +1,17 @@
 /**
  * The OpenAPI wing's door (app/openapi/README.md): cached documents rendered as JSON or YAML
  * for a server URL. The detailed document is cached per model version (`model.derive`, dropped
- * with the next version) and permissions key; rendered texts per base URL (a few at most).
+ * with the next version) and permissions key, and rebuilt when the stored named queries (the
+ * `definition` version, bumped by every change of them) or the service catalogue (its
+ * generation) move;
+ * rendered texts per base URL (a few at most).
  */
 import { stringify } from 'yaml'
+import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import type { Model } from '#engine/main'
+import { readVersion } from '#changes/versions'
+import { loadQueries } from '#engine/queries/store'
+import { currentCatalogue } from '#services/catalogue'
 import type { Permissions } from '#security/main'
 import { forServer, type OpenApiDocument } from './builder.js'
 import { buildDetailed, buildGeneral } from './documents.js'
@@ -49,11 +56,41 @@ export function generalDocument(): Cached {
   return general
 }
 
-export function detailedDocument(model: Model, permissions: Permissions): Cached {
-  return model.derive(
-    `openapi:detailed:${permissions.key}`,
-    (m) => new Cached(buildDetailed(m, permissions), '/rest')
-  )
+interface DetailedSlot {
+  stamp?: string
+  doc?: Promise<Cached>
+}
+
+/**
+ * The detailed document for `permissions` (one slot per model version and permissions key).
+ * `client` reads the definition version (one indexed row) and, when it moved, the queries.
+ */
+export async function detailedDocument(
+  model: Model,
+  permissions: Permissions,
+  client: QueryClientContract
+): Promise<Cached> {
+  const slot = model.derive<DetailedSlot>(`openapi:detailed:${permissions.key}`, () => ({}))
+  const [definition, catalogue] = await Promise.all([
+    readVersion(client, 'definition'),
+    currentCatalogue(),
+  ])
+  const stamp = `${definition}:${catalogue.generation}`
+  if (slot.stamp !== stamp || !slot.doc) {
+    slot.stamp = stamp
+    slot.doc = Promise.all([loadQueries(client), catalogue.services]).then(
+      ([queries, entries]) =>
+        new Cached(
+          buildDetailed(model, permissions, { services: [...entries.values()], queries }),
+          '/rest'
+        )
+    )
+    // A failed build is not kept: the next request tries again.
+    slot.doc.catch(() => {
+      if (slot.stamp === stamp) slot.stamp = undefined
+    })
+  }
+  return slot.doc
 }
 
 export function adminDocument(): Cached {

@@ -3,8 +3,10 @@
  * methods, merged with the services XML (`svc.rest.services-config`). XML entries win over
  * decorators for the same service and method name (reference 6.1); an XML service or method
  * without a registered class or TypeScript method is skipped with a warning, as upstream skips
- * an unknown bean. The XML is read once per value of the property (restart after editing it).
+ * an unknown bean. The XML is read again when the property's value changes or when one of its
+ * files changes (size or modification time; checked with a `stat` at most once a second).
  */
+import { stat } from 'node:fs/promises'
 import { isAbsolute, join } from 'node:path'
 import app from '@adonisjs/core/services/app'
 import logger from '@adonisjs/core/services/logger'
@@ -21,8 +23,19 @@ export interface ServiceEntry {
   methods: MethodDeclaration[]
 }
 
+/** The catalogue in force and what it was built from. */
+export interface Catalogue {
+  /** Moves with every rebuild (documents derived from the catalogue key on it). */
+  generation: number
+  services: Promise<Map<string, ServiceEntry>>
+}
+
+/** Files are stat-ed at most this often (ms). */
+export const XML_CHECK_INTERVAL = 1000
+
 const registered: ServiceClass[] = []
-let cache: { config: string; services: Promise<Map<string, ServiceEntry>> } | null = null
+let cache: (Catalogue & { config: string; files: string; checkedAt: number }) | null = null
+let generation = 0
 
 /** Registers service classes (start/services.ts calls it once). */
 export function registerServices(classes: ServiceClass[]) {
@@ -32,15 +45,32 @@ export function registerServices(classes: ServiceClass[]) {
   cache = null
 }
 
+/** The files of the property's value, relative paths from the application root. */
+function filesOf(config: string): string[] {
+  const paths = config.split(/\s+/).filter(Boolean)
+  return paths.map((p) => (isAbsolute(p) ? p : join(app.appRoot.pathname, p)))
+}
+
+/** Size and modification time of every file (a missing one is `-`: reading it will fail). */
+async function fingerprint(files: string[]): Promise<string> {
+  const parts = await Promise.all(
+    files.map((file) =>
+      stat(file).then(
+        (s) => `${s.size}:${s.mtimeMs}`,
+        () => '-'
+      )
+    )
+  )
+  return parts.join('|')
+}
+
 async function build(config: string): Promise<Map<string, ServiceEntry>> {
   const catalogue = new Map<string, ServiceEntry>()
   for (const serviceClass of registered) {
     const name = serviceNameOf(serviceClass)
     catalogue.set(name, { name, serviceClass, methods: [...decoratedMethods(serviceClass)] })
   }
-  const paths = config.split(/\s+/).filter(Boolean)
-  const resolved = paths.map((p) => (isAbsolute(p) ? p : join(app.appRoot.pathname, p)))
-  for (const xml of await readServicesXml(resolved)) {
+  for (const xml of await readServicesXml(filesOf(config))) {
     const entry = catalogue.get(xml.name)
     if (!entry) {
       logger.warn('services XML: no registered service class is named %s; skipped', xml.name)
@@ -59,11 +89,34 @@ async function build(config: string): Promise<Map<string, ServiceEntry>> {
   return catalogue
 }
 
-/** The catalogue in force. */
-export function services(): Promise<Map<string, ServiceEntry>> {
+/**
+ * The catalogue in force: rebuilt when the property's value changed, or when a file of it
+ * changed (checked at most once per XML_CHECK_INTERVAL).
+ */
+export async function currentCatalogue(): Promise<Catalogue> {
   const config = engine.properties.get<string>(SERVICES_CONFIG) ?? ''
-  if (!cache || cache.config !== config) cache = { config, services: build(config) }
-  return cache.services
+  const now = Date.now()
+  if (cache && cache.config === config && now - cache.checkedAt < XML_CHECK_INTERVAL) return cache
+  const files = filesOf(config)
+  const stamp = files.length ? await fingerprint(files) : ''
+  if (cache && cache.config === config && cache.files === stamp) {
+    cache.checkedAt = now
+    return cache
+  }
+  if (cache && cache.config === config) logger.info('services XML changed: %s reloaded', config)
+  cache = {
+    config,
+    files: stamp,
+    checkedAt: now,
+    generation: ++generation,
+    services: build(config),
+  }
+  return cache
+}
+
+/** The services in force. */
+export async function services(): Promise<Map<string, ServiceEntry>> {
+  return (await currentCatalogue()).services
 }
 
 /** The listing shape of reference 6.2: one entry per (method, HTTP method) of decorators. */

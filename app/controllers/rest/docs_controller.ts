@@ -25,7 +25,7 @@ export default class DocsController {
   async #detailed(ctx: HttpContext, format: DocFormat) {
     if (!ctx.subject) return unauthorized(ctx, MISSING_TOKEN)
     const permissions = await permissionsFor(ctx.subject)
-    const doc = detailedDocument(engine.model, permissions)
+    const doc = await detailedDocument(engine.model, permissions, engine.db.connection())
     return this.#send(ctx, doc.render(issuerOf(ctx), format), format)
   }
 

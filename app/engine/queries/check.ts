@@ -11,12 +11,21 @@ import type { Problem } from '../metadata/validate.js'
 import { parseFilter } from '../query/filter_parser.js'
 import { parseSort } from '../query/sort.js'
 import type { Renames } from '../definition/renames.js'
-import { placeholdersOf, sampleValue, substitute } from './params.js'
+import {
+  SAMPLE_SESSION,
+  SESSION_PARAMS,
+  isSessionParam,
+  placeholdersOf,
+  sampleValue,
+  substitute,
+} from './params.js'
 import { followRenames } from './follow.js'
 import {
   ALL_QUERY,
   PARAM_TYPES,
+  baseType,
   deleteQuery,
+  isParamType,
   loadQueries,
   normalizeQuery,
   queryKey,
@@ -48,35 +57,53 @@ export function checkQuery(model: Model, q: NamedQuery, path: string, out: Probl
         message: `unknown fetch plan '${q.fetchPlan}' of ${entity.name}`,
       })
   }
-  const samples = new Map<string, unknown>()
+  const samples = new Map<string, unknown>(SAMPLE_SESSION)
   const seen = new Set<string>()
   q.params.forEach((p, i) => {
     const pp = `${path}.params[${i}]`
-    if (!PARAM_NAME.test(p.name))
+    if (isSessionParam(p.name))
+      out.push({
+        path: `${pp}.name`,
+        message: `'${p.name}' is filled from the caller: use :${p.name} without declaring it`,
+      })
+    else if (!PARAM_NAME.test(p.name))
       out.push({ path: `${pp}.name`, message: `'${p.name}' is not a parameter name` })
     if (seen.has(p.name))
       out.push({ path: `${pp}.name`, message: `duplicate parameter '${p.name}'` })
     seen.add(p.name)
-    if (!PARAM_TYPES.includes(p.type)) {
+    if (typeof p.type !== 'string' || !isParamType(p.type)) {
       out.push({
         path: `${pp}.type`,
-        message: `'${p.type}' is not one of ${PARAM_TYPES.join(', ')}`,
+        message: `'${p.type}' is not one of ${PARAM_TYPES.join(', ')} (or an array of one: string[])`,
       })
       return
     }
-    if (p.type === 'enum' && !model.enums.has(p.enum ?? ''))
+    const base = baseType(p.type).base
+    if (base === 'enum' && !model.enums.has(p.enum ?? ''))
       out.push({ path: `${pp}.enum`, message: `unknown enum '${p.enum ?? ''}'` })
-    if (p.type !== 'enum' && p.enum !== undefined)
+    if (base !== 'enum' && p.enum !== undefined)
       out.push({ path: `${pp}.enum`, message: `only an enum parameter names an enum` })
-    if (p.type === 'entity' && !model.entity(p.entity ?? ''))
+    if (base === 'entity' && !model.entity(p.entity ?? ''))
       out.push({ path: `${pp}.entity`, message: `unknown entity '${p.entity ?? ''}'` })
-    if (p.type !== 'entity' && p.entity !== undefined)
+    if (base !== 'entity' && p.entity !== undefined)
       out.push({ path: `${pp}.entity`, message: `only an entity parameter names an entity` })
     samples.set(p.name, sampleValue(model, p))
   })
   for (const name of placeholdersOf(q.filter)) {
-    if (!seen.has(name))
+    if (name.includes('$') && !isSessionParam(name))
+      out.push({
+        path: `${path}.filter`,
+        message: `unknown caller parameter ':${name}' (${SESSION_PARAMS.map((n) => `:${n}`).join(', ')})`,
+      })
+    else if (!seen.has(name) && !isSessionParam(name))
       out.push({ path: `${path}.filter`, message: `parameter '${name}' is not declared in params` })
+  }
+  for (const p of q.params) {
+    if (baseType(p.type).array && !arrayPlaceholdersOk(q.filter, p.name))
+      out.push({
+        path: `${path}.filter`,
+        message: `array parameter '${p.name}' may only be a value of an in or notIn condition`,
+      })
   }
   const parsed = parseFilter(model, entity.name, substitute(q.filter, samples))
   if (!parsed.ok) out.push({ path: `${path}.filter`, message: parsed.error.details })
@@ -84,6 +111,18 @@ export function checkQuery(model: Model, q: NamedQuery, path: string, out: Probl
     const sort = parseSort(model, entity.name, q.sort)
     if (!sort.ok) out.push({ path: `${path}.sort`, message: sort.error.details })
   }
+}
+
+/** Whether every use of array parameter `name` is a value of an `in` / `notIn` condition. */
+function arrayPlaceholdersOk(filter: unknown, name: string): boolean {
+  if (Array.isArray(filter)) return filter.every((f) => arrayPlaceholdersOk(f, name))
+  if (!filter || typeof filter !== 'object') return true
+  const node = filter as Record<string, unknown>
+  if (Array.isArray(node.conditions) && !arrayPlaceholdersOk(node.conditions, name)) return false
+  if (!('value' in node)) return true
+  const values = Array.isArray(node.value) ? node.value : [node.value]
+  if (!values.includes(`:${name}`)) return true
+  return node.operator === 'in' || node.operator === 'notIn'
 }
 
 export interface QueriesPlan {

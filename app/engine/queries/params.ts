@@ -3,11 +3,39 @@
  * and their substitution into the query's filter, where a string value `:name` (alone, or as an
  * element of an `in` list) stands for parameter `name`. Converted values are filter values
  * (JSON), so the filter parser converts them again to the attribute's datatype and they only
- * ever become bindings.
+ * ever become bindings. An array parameter (`X[]`) stands for a list of values (`in`/`notIn`).
+ *
+ * Caller parameters (reference 2.8): `:session$userId` (the user's id), `:session$username`
+ * and `:session$userLogin` (its username) are filled from the subject, never declared nor
+ * read from the request. A caller without the value (a client-credentials token, or the
+ * anonymous user's id) makes the condition match nothing, as row-level filters do.
  */
+import type { Subject } from '#security/subject'
 import type { Model } from '../metadata/model.js'
 import { DataError } from '../data/errors.js'
-import type { QueryParam } from './store.js'
+import { baseType, type BaseParamType, type QueryParam } from './store.js'
+
+export const SESSION_PARAMS = ['session$userId', 'session$username', 'session$userLogin'] as const
+
+export const isSessionParam = (name: string) => (SESSION_PARAMS as readonly string[]).includes(name)
+
+/** The caller parameters' values for `subject` (null: the caller has none). */
+export function sessionValues(subject: Subject): Map<string, string | null> {
+  const userId = subject.kind === 'user' ? subject.userId : null
+  const username = subject.kind === 'client' ? null : subject.username
+  return new Map<string, string | null>([
+    ['session$userId', userId],
+    ['session$username', username],
+    ['session$userLogin', username],
+  ])
+}
+
+/** Sample caller values, to check a query's filter without a request. */
+export const SAMPLE_SESSION = new Map<string, unknown>([
+  ['session$userId', '00000000-0000-4000-8000-000000000000'],
+  ['session$username', 'sample'],
+  ['session$userLogin', 'sample'],
+])
 
 export const parameterNotFound = (name: string) =>
   new DataError(400, 'Query parameter not found', `Query parameter ${name} not found`)
@@ -43,6 +71,8 @@ function idTypeOf(model: Model, entity: string | undefined) {
  * their text, as upstream does).
  */
 export function convertValue(model: Model, param: QueryParam, raw: unknown): unknown {
+  const { base, array } = baseType(param.type)
+  if (array) return convertArray(model, { ...param, type: base as BaseParamType }, raw)
   const text = typeof raw === 'string' ? raw : JSON.stringify(raw)
   switch (param.type) {
     case 'string':
@@ -86,8 +116,41 @@ export function convertValue(model: Model, param: QueryParam, raw: unknown): unk
   }
 }
 
+/**
+ * An array parameter's values: a JSON array (POST, or a query-string value `["a","b"]`),
+ * repeated query-string values (`?names=a&names=b`), or one value (a list of one).
+ */
+function convertArray(model: Model, param: QueryParam, raw: unknown): unknown[] | undefined {
+  let items: unknown[]
+  if (Array.isArray(raw)) {
+    items = raw.length === 1 && typeof raw[0] === 'string' ? (jsonArray(raw[0]) ?? raw) : raw
+  } else if (typeof raw === 'string') items = jsonArray(raw) ?? [raw]
+  else if (raw !== null && typeof raw === 'object') return undefined
+  else items = [raw]
+  const out: unknown[] = []
+  for (const item of items) {
+    if (item === null || typeof item === 'object') return undefined
+    const value = convertValue(model, param, item)
+    if (value === undefined) return undefined
+    out.push(value)
+  }
+  return out
+}
+
+function jsonArray(text: string): unknown[] | undefined {
+  if (!text.trimStart().startsWith('[')) return undefined
+  try {
+    const parsed = JSON.parse(text)
+    return Array.isArray(parsed) ? parsed : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** A value of the parameter's type, to check a query's filter without a request. */
 export function sampleValue(model: Model, param: QueryParam): unknown {
+  const { base, array } = baseType(param.type)
+  if (array) return [sampleValue(model, { ...param, type: base as BaseParamType })]
   switch (param.type) {
     case 'string':
       return 'sample'
@@ -117,9 +180,10 @@ export function sampleValue(model: Model, param: QueryParam): unknown {
   }
 }
 
-/** `:name` when `value` is a parameter placeholder, else undefined. */
+/** `:name` (or `:session$name`) when `value` is a parameter placeholder, else undefined. */
 export function placeholderName(value: unknown): string | undefined {
-  return typeof value === 'string' && /^:[A-Za-z_][A-Za-z0-9_]*$/.test(value)
+  return typeof value === 'string' &&
+    /^:[A-Za-z_][A-Za-z0-9_]*(?:\$[A-Za-z_][A-Za-z0-9_]*)?$/.test(value)
     ? value.slice(1)
     : undefined
 }
@@ -141,18 +205,35 @@ export function placeholdersOf(filter: unknown, out = new Set<string>()): Set<st
   return out
 }
 
-/** The filter with every placeholder replaced by its value from `values`. */
+/** A condition that matches nothing (a caller value the caller does not have). */
+const NOTHING = { property: 'id', operator: 'isNull' }
+
+/**
+ * The filter with every placeholder replaced by its value from `values`: an array value is
+ * spliced into an `in` list (or becomes the list); a null value (a caller parameter the caller
+ * lacks) turns its condition into one that matches nothing.
+ */
 export function substitute(filter: unknown, values: ReadonlyMap<string, unknown>): unknown {
   if (Array.isArray(filter)) return filter.map((f) => substitute(f, values))
   if (!filter || typeof filter !== 'object') return filter
   const node = { ...(filter as Record<string, unknown>) }
   if (Array.isArray(node.conditions)) node.conditions = substitute(node.conditions, values)
   if ('value' in node) {
-    const replace = (v: unknown) => {
+    let missing = false
+    const valueOf = (v: unknown) => {
       const name = placeholderName(v)
-      return name !== undefined && values.has(name) ? values.get(name) : v
+      if (name === undefined || !values.has(name)) return v
+      const value = values.get(name)
+      if (value === null) missing = true
+      return value
     }
-    node.value = Array.isArray(node.value) ? node.value.map(replace) : replace(node.value)
+    if (Array.isArray(node.value)) {
+      node.value = node.value.flatMap((v) => {
+        const value = valueOf(v)
+        return Array.isArray(value) ? value : [value]
+      })
+    } else node.value = valueOf(node.value)
+    if (missing) return { ...NOTHING }
   }
   return node
 }

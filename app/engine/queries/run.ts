@@ -6,16 +6,23 @@
  */
 import type { DataManager, ListOptions } from '../data/data_manager.js'
 import { DataError, entityNotFound, fetchPlanNotFound, forbidden } from '../data/errors.js'
-import { convertValue, invalidParameterValue, parameterNotFound, substitute } from './params.js'
+import {
+  convertValue,
+  invalidParameterValue,
+  parameterNotFound,
+  sessionValues,
+  substitute,
+} from './params.js'
 import {
   ALL_QUERY,
+  baseType,
   findQuery,
   loadEntityQueries,
   type NamedQuery,
   type ParamType,
 } from './store.js'
 
-const JAVA_TYPES: Record<Exclude<ParamType, 'enum' | 'entity'>, string> = {
+const JAVA_TYPES: Record<string, string> = {
   string: 'java.lang.String',
   int: 'java.lang.Integer',
   long: 'java.lang.Long',
@@ -26,6 +33,13 @@ const JAVA_TYPES: Record<Exclude<ParamType, 'enum' | 'entity'>, string> = {
   time: 'java.time.LocalTime',
   dateTime: 'java.time.LocalDateTime',
   uuid: 'java.util.UUID',
+}
+
+/** The listing's type: a Java type name, an enum's or an entity's name; `[]` for arrays. */
+function javaType(type: ParamType, enumName?: string, entity?: string): string {
+  const { base, array } = baseType(type)
+  const name = base === 'enum' ? enumName! : base === 'entity' ? entity! : JAVA_TYPES[base]
+  return array ? `${name}[]` : name
 }
 
 export const queryNotFound = (entity: string, name: string) =>
@@ -50,10 +64,7 @@ export function describeQuery(q: NamedQuery) {
     offset: q.offset ?? null,
     cacheable: false,
     anonymousAllowed: false,
-    params: q.params.map((p) => ({
-      name: p.name,
-      type: p.type === 'enum' ? p.enum! : p.type === 'entity' ? p.entity! : JAVA_TYPES[p.type],
-    })),
+    params: q.params.map((p) => ({ name: p.name, type: javaType(p.type, p.enum, p.entity) })),
     filter: q.filter,
     sort: q.sort ?? null,
   }
@@ -88,10 +99,12 @@ export async function resolveQuery(data: DataManager, entityName: string, name: 
 
 /** The query's filter with the request's values (`values`: name -> query-string or body value). */
 export function boundFilter(data: DataManager, query: NamedQuery, values: Record<string, unknown>) {
-  const bound = new Map<string, unknown>()
+  // Caller parameters first: the request never supplies them (declared ones cannot be named so).
+  const bound = new Map<string, unknown>(sessionValues(data.context.subject))
   for (const param of query.params) {
     let raw = Object.hasOwn(values, param.name) ? values[param.name] : undefined
-    if (Array.isArray(raw) && typeof raw[0] === 'string') raw = raw[0] // repeated in a query string
+    const array = baseType(param.type).array
+    if (!array && Array.isArray(raw) && typeof raw[0] === 'string') raw = raw[0] // repeated in a query string
     if (raw === undefined || raw === null) throw parameterNotFound(param.name)
     const value = convertValue(data.context.model, param, raw)
     if (value === undefined) throw invalidParameterValue(param.name)

@@ -19,7 +19,21 @@ export const PARAM_TYPES = [
   'enum',
   'entity',
 ] as const
-export type ParamType = (typeof PARAM_TYPES)[number]
+export type BaseParamType = (typeof PARAM_TYPES)[number]
+/** A declared type: a datatype, or an array of one (`string[]`, bound to `in` / `notIn`). */
+export type ParamType = BaseParamType | `${BaseParamType}[]`
+
+/** `X` of `X[]` (and of `X`), and whether the type is an array. */
+export function baseType(type: string): { base: string; array: boolean } {
+  return type.endsWith('[]')
+    ? { base: type.slice(0, -2), array: true }
+    : { base: type, array: false }
+}
+
+/** Whether `type` is a declarable parameter type. */
+export function isParamType(type: string): type is ParamType {
+  return (PARAM_TYPES as readonly string[]).includes(baseType(type).base)
+}
 
 export interface QueryParam {
   name: string

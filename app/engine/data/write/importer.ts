@@ -11,6 +11,7 @@ import { conflict, instanceNotFound } from '../errors.js'
 import { saveCollection } from './relations.js'
 import { checkSecurityToken, findVisibleRow, mayWrite, notePostImage } from './row_security.js'
 import { removeRow } from './remover.js'
+import { afterSave, beforeSave } from './hooks.js'
 import {
   META_KEYS,
   findRow,
@@ -207,6 +208,8 @@ export async function saveEntity(
   }
   checkSecurityToken(s, entity, body, target.existing)
   const id = isNew ? newId(entity, body) : (target.existing!.id as Id)
+  // Lifecycle hooks (hooks.ts) may change the values or refuse; none once writes stopped.
+  if (!writesStopped(s)) body = await beforeSave(s, entity, body, id, isNew, path)
   const row: Row = {}
   const after: (() => Promise<void>)[] = []
   const collections: [AttributeMeta, unknown][] = []
@@ -256,5 +259,6 @@ export async function saveEntity(
   notePostImage(s, entity, savedId, isNew ? 'create' : 'update')
   for (const [a, value] of collections) await saveCollection(s, a, value, savedId, path)
   for (const step of after) await step()
+  if (!writesStopped(s)) await afterSave(s, entity, body, savedId, isNew)
   return savedId
 }

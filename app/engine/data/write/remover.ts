@@ -8,6 +8,7 @@
 import type { AttributeMeta, EntityMeta } from '../../metadata/model.js'
 import { DataError } from '../errors.js'
 import { findRow, writeForbidden, type Row, type WriteState } from './state.js'
+import { afterDelete, beforeDelete } from './hooks.js'
 
 export const deletePolicyViolation = (entity: string, referencing: string) =>
   new DataError(
@@ -80,6 +81,7 @@ export async function removeRow(s: WriteState, entity: EntityMeta, row: Row): Pr
   if (s.removed.has(key)) return
   s.removed.add(key)
   if (!s.ctx.permissions.canDo(entity.name, 'delete')) throw writeForbidden('delete', entity.name)
+  await beforeDelete(s, entity, row.id)
   await deleteChildren(s, entity, row)
   await applyReferencePolicies(s, entity, row)
   const soft = entity.traits.has('softDelete')
@@ -88,6 +90,7 @@ export async function removeRow(s: WriteState, entity: EntityMeta, row: Row): Pr
       .from(entity.table)
       .where('id', row.id)
       .update({ deleted_date: s.now, deleted_by: s.user })
+    await afterDelete(s, entity, row.id)
     return
   }
   await deleteLinks(s, entity, row)
@@ -99,4 +102,5 @@ export async function removeRow(s: WriteState, entity: EntityMeta, row: Row): Pr
     const child = await findRow(s, target, row[a.column])
     if (child) await removeRow(s, target, child)
   }
+  await afterDelete(s, entity, row.id)
 }
