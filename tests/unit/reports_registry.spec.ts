@@ -1,0 +1,110 @@
+/**
+ * The renderer registry (app/reports/renderers/index.ts): output type x template file picks the
+ * renderer, impossible combinations and refused types answer 400 with the upstream messages,
+ * content types and extensions per output type.
+ */
+import { test } from '@japa/runner'
+import {
+  CONTENT_TYPES,
+  FILE_EXTENSIONS,
+  rendererFor,
+  templateProblem,
+} from '../../app/reports/renderers/index.js'
+import { renderCsv } from '../../app/reports/renderers/csv.js'
+import { renderDocx } from '../../app/reports/renderers/docx.js'
+import { renderHtml } from '../../app/reports/renderers/html.js'
+import { renderJson } from '../../app/reports/renderers/json.js'
+import { renderDocxPdf, renderPdf, renderXlsxPdf } from '../../app/reports/renderers/pdf.js'
+import { renderXlsx } from '../../app/reports/renderers/xlsx.js'
+import { ReportError, type OutputType } from '../../app/reports/types.js'
+
+const t = (outputType: OutputType, fileName?: string) => ({ code: 'T', outputType, fileName })
+
+test.group('reports renderer registry', () => {
+  test('output type and template extension pick the renderer', ({ assert }) => {
+    assert.strictEqual(rendererFor(t('XLSX', 'a.xlsx')), renderXlsx)
+    assert.strictEqual(rendererFor(t('XLSX')), renderXlsx)
+    assert.strictEqual(rendererFor(t('DOCX', 'Letter.DOCX')), renderDocx)
+    assert.strictEqual(rendererFor(t('HTML', 'list.html')), renderHtml)
+    assert.strictEqual(rendererFor(t('HTML', 'list.hbs')), renderHtml)
+    assert.strictEqual(rendererFor(t('HTML')), renderHtml)
+    assert.strictEqual(rendererFor(t('PDF', 'list.htm')), renderPdf)
+    assert.strictEqual(rendererFor(t('PDF')), renderPdf)
+    assert.strictEqual(rendererFor(t('PDF', 'letter.docx')), renderDocxPdf)
+    assert.strictEqual(rendererFor(t('PDF', 'book.xlsx')), renderXlsxPdf)
+    assert.strictEqual(rendererFor(t('CSV', 'rows.csv')), renderCsv)
+    assert.strictEqual(rendererFor(t('CSV')), renderCsv)
+    assert.strictEqual(rendererFor(t('JSON')), renderJson)
+    assert.strictEqual(rendererFor(t('JSON', 'book.xlsx')), renderJson)
+  })
+
+  test('combinations that cannot work answer 400 saying why', ({ assert }) => {
+    const cases: [OutputType, string | undefined, RegExp][] = [
+      [
+        'DOCX',
+        'book.xlsx',
+        /DOCX output cannot be produced from the template file book\.xlsx: use \.docx/,
+      ],
+      ['DOCX', undefined, /DOCX output needs a template file \(\.docx\)/],
+      ['XLSX', 'letter.docx', /use \.xlsx or no template file/],
+      ['HTML', 'letter.docx', /HTML output cannot be produced/],
+      ['CSV', 'book.xlsx', /CSV output cannot be produced/],
+      ['PDF', 'notes.txt', /PDF output cannot be produced/],
+    ]
+    for (const [type, file, message] of cases) {
+      let error: unknown
+      try {
+        rendererFor(t(type, file))
+      } catch (e) {
+        error = e
+      }
+      assert.instanceOf(error, ReportError, `${type} ${file}`)
+      assert.equal((error as ReportError).status, 400)
+      assert.match((error as ReportError).message, message)
+      assert.equal(templateProblem(t(type, file)), (error as ReportError).message)
+    }
+    assert.isNull(templateProblem(t('PDF', 'x.html')))
+  })
+
+  test('refused output types use the upstream wording', ({ assert }) => {
+    for (const type of ['CHART', 'TABLE', 'PIVOT_TABLE'] as OutputType[]) {
+      assert.throws(
+        () => rendererFor(t(type)),
+        `${type} report output type is not supported by Reporting REST API`
+      )
+    }
+    for (const type of ['XLS', 'DOC', 'CUSTOM'] as OutputType[]) {
+      assert.throws(
+        () => rendererFor(t(type, 'x.xls')),
+        `${type} report output type is not supported by Modelgate`
+      )
+    }
+  })
+
+  test('content types and extensions per output type', ({ assert }) => {
+    assert.equal(
+      CONTENT_TYPES.XLSX,
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+    )
+    assert.equal(
+      CONTENT_TYPES.DOCX,
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
+    )
+    assert.equal(CONTENT_TYPES.PDF, 'application/pdf')
+    assert.equal(CONTENT_TYPES.HTML, 'text/html')
+    assert.equal(CONTENT_TYPES.CSV, 'application/csv')
+    assert.equal(CONTENT_TYPES.JSON, 'application/json')
+    assert.equal(CONTENT_TYPES.XLS, 'application/octet-stream')
+    assert.deepEqual(
+      [
+        FILE_EXTENSIONS.XLSX,
+        FILE_EXTENSIONS.DOCX,
+        FILE_EXTENSIONS.PDF,
+        FILE_EXTENSIONS.HTML,
+        FILE_EXTENSIONS.CSV,
+        FILE_EXTENSIONS.JSON,
+      ],
+      ['xlsx', 'docx', 'pdf', 'html', 'csv', 'json']
+    )
+  })
+})
