@@ -4,6 +4,7 @@
  * and used to flatten entity JSON into band fields.
  */
 import type { AttributeMeta, Model } from '#engine/metadata/model'
+import { JsonNumber } from '#engine/data/read/json_text'
 import type { ReportValue } from './types.js'
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
@@ -73,7 +74,8 @@ export function flatten(
   for (const [key, value] of Object.entries(json)) {
     if (key === '_entityName' || key === '__securityToken' || Array.isArray(value)) continue
     const path = prefix + key
-    if (value !== null && typeof value === 'object') {
+    if (value instanceof JsonNumber) out[path] = Number(value.text)
+    else if (value !== null && typeof value === 'object') {
       const ref = value as Record<string, unknown>
       out[path] = (ref._instanceName ?? ref.id ?? null) as ReportValue
       flatten(ref, `${path}.`, out)

@@ -223,6 +223,9 @@ export async function readTemplateFile(fileKey: string) {
   return file ? buffer(await file.open()) : null
 }
 
+/** Writes a template file; an existing key already holds these bytes (content-addressed). */
 export async function writeTemplateFile(storageName: string, key: string, bytes: Buffer) {
-  await reportStorage(storageName).write(key, Readable.from([bytes]))
+  const storage = reportStorage(storageName)
+  if (await storage.find(key)) return
+  await storage.write(key, Readable.from([bytes]))
 }

@@ -10,11 +10,14 @@ import { recordExecution, type Execution } from '#reports/history'
 import { runLimits, runReport, type RunBody } from '#reports/run'
 import { ReportError, type ReportDefinition } from '#reports/types'
 import type { Subject } from '#security/subject'
+import { resolveLocale } from '#i18n/main'
 
 /** The run body (reference 11.4): optional JSON object; invalid JSON is 400 `Invalid JSON body`. */
 export function runBody(ctx: HttpContext): RunBody | null {
   const read = lenientBody(ctx)
-  if (!read || read.raw.trim() === '') return {}
+  // Outside /rest (the admin API's run) the body parser has read the JSON already.
+  if (!read) return (ctx.request.body() ?? {}) as RunBody
+  if (read.raw.trim() === '') return {}
   const body = read.body
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
     const details = body === undefined ? malformedDetails(read) : 'A JSON object was expected'
@@ -82,7 +85,7 @@ export async function sendRun(
       report,
       body,
       limits: runLimits((name) => engine.properties.get(name)),
-      locale: ctx.request.header('accept-language')?.split(/[,;-]/)[0],
+      locale: resolveLocale(ctx),
     })
   } catch (error) {
     const { status, body: errorBody } = errorOf(error)
