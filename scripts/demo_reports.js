@@ -54,8 +54,8 @@ function letterDocument() {
     '<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/>' +
     '<w:tblBorders><w:top w:val="single" w:sz="4"/><w:bottom w:val="single" w:sz="4"/>' +
     '<w:insideH w:val="single" w:sz="4"/></w:tblBorders></w:tblPr>' +
-    row(['Order', 'Date', 'Status', 'Total'], true) +
-    row(['##band=Orders ${number}', '${date}', '${status}', '${total}']) +
+    row(['##band=Orders Order', 'Date', 'Status', 'Total'], true) +
+    row(['${number}', '${date}', '${status}', '${total}']) +
     '</w:tbl>'
   const body = [
     paragraph('The Bookstore', true),

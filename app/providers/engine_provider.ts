@@ -40,6 +40,9 @@ export default class EngineProvider {
     this.app.terminating(async () => {
       const engine = await this.app.container.make(Engine)
       await engine.stop()
+      // The reports' shared Chromium (PDF output), when a run launched it.
+      const { closeBrowser } = await import('#reports/renderers/browser')
+      await closeBrowser()
     })
   }
 }
