@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream'
+import { Transform } from 'node:stream'
 import type { HttpContext } from '@adonisjs/core/http'
 import logger from '@adonisjs/core/services/logger'
 import db from '@adonisjs/lucid/services/db'
@@ -103,9 +103,14 @@ export async function sendRun(
     await record({ ...done, sizeBytes: run.result.body.length })
     return ctx.response.status(200).send(run.result.body)
   }
+  // Counted inside the pipe: a 'data' listener would start the flow before the response reads.
   let size = 0
-  const counted = new PassThrough()
-  counted.on('data', (chunk: Buffer) => (size += chunk.length))
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      size += chunk.length
+      callback(null, chunk)
+    },
+  })
   run.result.stream.on('error', (error) => {
     void record({ ...done, sizeBytes: size, outcome: 'error', error: errorOf(error).body.details })
     counted.destroy(error)

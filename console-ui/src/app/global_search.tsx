@@ -5,7 +5,7 @@ import { Combobox, ComboboxInput, ComboboxOption, ComboboxOptions, Dialog, Dialo
 import { adminGet } from '../lib/admin'
 
 interface Hit {
-  kind: 'Entity' | 'Attribute' | 'Enum' | 'Role' | 'Row-level role' | 'User' | 'Client'
+  kind: 'Entity' | 'Attribute' | 'Enum' | 'Role' | 'Row-level role' | 'User' | 'Client' | 'Report'
   label: string
   detail?: string
   to: string
@@ -18,13 +18,14 @@ interface Named {
 
 /** Everything the search finds, loaded once when it opens (the admin API's lists). */
 async function loadIndex(signal: AbortSignal): Promise<Hit[]> {
-  const [entities, enums, roles, rowRoles, users, clients] = await Promise.all([
+  const [entities, enums, roles, rowRoles, users, clients, reports] = await Promise.all([
     adminGet<Named[]>('entities', signal),
     adminGet<Named[]>('enums', signal),
     adminGet<{ roles: { code: string; name?: string }[] }>('resource-roles', signal),
     adminGet<{ roles: { code: string; name?: string }[] }>('row-level-roles', signal),
     adminGet<{ users: { username: string; firstName?: string; lastName?: string }[] }>('users?limit=500', signal),
     adminGet<{ clientId: string; name?: string }[]>('clients', signal),
+    adminGet<{ reports: { id: string; name: string; code?: string }[] }>('reports', signal).catch(() => ({ reports: [] })),
   ])
   const hits: Hit[] = []
   for (const e of entities) {
@@ -38,6 +39,7 @@ async function loadIndex(signal: AbortSignal): Promise<Hit[]> {
   for (const u of users.users)
     hits.push({ kind: 'User', label: u.username, detail: [u.firstName, u.lastName].filter(Boolean).join(' '), to: `/users/${u.username}` })
   for (const c of clients) hits.push({ kind: 'Client', label: c.clientId, detail: c.name, to: `/clients/${c.clientId}` })
+  for (const r of reports.reports) hits.push({ kind: 'Report', label: r.name, detail: r.code, to: `/reports/${r.id}` })
   return hits
 }
 
@@ -80,7 +82,7 @@ export function GlobalSearch({ open, onClose }: { open: boolean; onClose: () => 
             <ComboboxInput
               autoFocus
               className="input search__input"
-              placeholder="Search entities, attributes, roles, users, clients…"
+              placeholder="Search entities, attributes, roles, users, clients, reports…"
               aria-label="Search"
               onChange={(e) => setQuery(e.target.value)}
               data-testid="search-input"

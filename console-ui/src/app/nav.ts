@@ -13,6 +13,7 @@ export const nav: NavEntry[] = [
   { to: '/er', label: 'ER diagram', group: 'Application', hint: 'The whole model as a diagram' },
   { to: '/data', label: 'Data', group: 'Application', hint: 'Browse and edit rows through the REST API' },
   { to: '/queries', label: 'Queries', group: 'Application', hint: 'Named queries served at /rest/queries' },
+  { to: '/reports', label: 'Reports', group: 'Application', hint: 'Documents from bands of data, served at /rest/reports' },
   { to: '/roles', label: 'Roles', group: 'Access', hint: 'Resource roles: what each role may do' },
   { to: '/row-level-roles', label: 'Row-level roles', group: 'Access', hint: 'Which rows each role may see' },
   { to: '/permissions', label: 'Effective permissions', group: 'Access', hint: 'What a user or client can do, and why' },

@@ -15,6 +15,7 @@ import { routes as settings } from '../features/settings/routes'
 import { routes as translations } from '../features/translations/routes'
 import { routes as apidocs } from '../features/apidocs/routes'
 import { routes as queries } from '../features/queries/routes'
+import { routes as reports } from '../features/reports/routes'
 
 /** Pages inside the shell: each feature contributes its routes (lazily loaded pages). */
 const pages: RouteObject[] = [
@@ -31,6 +32,7 @@ const pages: RouteObject[] = [
   ...translations,
   ...apidocs,
   ...queries,
+  ...reports,
   { path: '*', element: <NotFoundPage /> },
 ]
 
