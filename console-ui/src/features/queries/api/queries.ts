@@ -7,7 +7,13 @@ import { api } from '../../../lib/api'
 import { adminGet, adminGetVersioned } from '../../../lib/admin'
 import type { Filter } from '../../../components/filter/filter'
 
-export const PARAM_TYPES = ['string', 'int', 'long', 'double', 'decimal', 'boolean', 'date', 'time', 'dateTime', 'uuid', 'enum', 'entity'] as const
+const SCALAR_TYPES = ['string', 'int', 'long', 'double', 'decimal', 'boolean', 'date', 'time', 'dateTime', 'uuid', 'enum', 'entity'] as const
+/** Scalar types, then their lists (`X[]`, bound to `in` / `notIn`). */
+export const PARAM_TYPES = [...SCALAR_TYPES, ...SCALAR_TYPES.filter((t) => t !== 'boolean').map((t) => `${t}[]`)]
+
+/** `enum` for `enum` and `enum[]`. */
+export const baseType = (type: string) => type.replace(/\[\]$/, '')
+export const isList = (type: string) => type.endsWith('[]')
 
 export interface QueryParam {
   name: string
@@ -54,14 +60,18 @@ export function useNamedQuery(entity: string | undefined, name: string | undefin
 }
 
 /** The filter with `:param` values replaced by the given values (as the server does). */
-export function bindFilter(filter: unknown, values: Record<string, string>): unknown {
-  if (Array.isArray(filter)) return filter.map((f) => bindFilter(f, values))
+export function bindFilter(filter: unknown, values: Record<string, string>, lists: ReadonlySet<string> = new Set()): unknown {
+  if (Array.isArray(filter)) return filter.map((f) => bindFilter(f, values, lists))
   if (!filter || typeof filter !== 'object') return filter
   const node: Record<string, unknown> = { ...(filter as Record<string, unknown>) }
-  if (Array.isArray(node.conditions)) node.conditions = bindFilter(node.conditions, values)
+  if (Array.isArray(node.conditions)) node.conditions = bindFilter(node.conditions, values, lists)
   if ('value' in node) {
-    const bind = (v: unknown) => (typeof v === 'string' && v.startsWith(':') && v.slice(1) in values ? values[v.slice(1)] : v)
-    node.value = Array.isArray(node.value) ? node.value.map(bind) : bind(node.value)
+    const bind = (v: unknown): unknown => {
+      if (typeof v !== 'string' || !v.startsWith(':') || !(v.slice(1) in values)) return v
+      const name = v.slice(1)
+      return lists.has(name) ? (values[name] ?? "").split(',').map((x) => x.trim()).filter(Boolean) : values[name]
+    }
+    node.value = Array.isArray(node.value) ? node.value.flatMap((v) => [bind(v)].flat()) : bind(node.value)
   }
   return node
 }
@@ -76,7 +86,7 @@ export async function previewQuery(query: NamedQuery, values: Record<string, str
   const response = await api.send<Preview['rows']>(`/rest/entities/${encodeURIComponent(query.entity)}/search`, {
     method: 'POST',
     body: {
-      filter: bindFilter(query.filter, values),
+      filter: bindFilter(query.filter, values, new Set(query.params.filter((p) => isList(p.type)).map((p) => p.name))),
       ...(query.sort ? { sort: query.sort } : {}),
       fetchPlan: '_instance_name',
       limit: 10,

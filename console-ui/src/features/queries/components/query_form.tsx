@@ -14,7 +14,7 @@ import { FilterBuilder } from '../../../components/filter/filter_builder'
 import { emptyFilter, type Filter } from '../../../components/filter/filter'
 import { useModelEntities, useModelEnums } from '../../../lib/model'
 import './queries.css'
-import { PARAM_TYPES, previewQuery, queryHref, queryPath, type NamedQuery, type Preview, type QueryParam } from '../api/queries'
+import { PARAM_TYPES, baseType, isList, previewQuery, queryHref, queryPath, type NamedQuery, type Preview, type QueryParam } from '../api/queries'
 
 const blank = (): NamedQuery => ({ entity: '', name: '', filter: emptyFilter(), params: [] })
 
@@ -118,7 +118,7 @@ export function QueryForm({ query, version }: { query?: NamedQuery; version: num
                 ))}
               </select>
             </Field>
-            {p.type === 'enum' && (
+            {baseType(p.type) === 'enum' && (
               <Field label={`Parameter ${i + 1} enum`} error={errors[`params[${i}].enum`]}>
                 <select value={p.enum ?? ''} onChange={(e) => setParam(i, { enum: e.target.value })} data-testid="param-enum">
                   <option value="">Choose…</option>
@@ -128,7 +128,7 @@ export function QueryForm({ query, version }: { query?: NamedQuery; version: num
                 </select>
               </Field>
             )}
-            {p.type === 'entity' && (
+            {baseType(p.type) === 'entity' && (
               <Field label={`Parameter ${i + 1} entity`} error={errors[`params[${i}].entity`]}>
                 <select value={p.entity ?? ''} onChange={(e) => setParam(i, { entity: e.target.value })} data-testid="param-entity">
                   <option value="">Choose…</option>
@@ -166,7 +166,7 @@ export function QueryForm({ query, version }: { query?: NamedQuery; version: num
         <p className="muted">The draft with these values, as you (the first 10 rows and the count).</p>
         <div className="form-grid">
           {value.params.map((p, i) => (
-            <Field key={i} label={`:${p.name || '?'} (${p.type})`}>
+            <Field key={i} label={`:${p.name || '?'} (${p.type})`} hint={isList(p.type) ? 'Values separated by commas.' : undefined}>
               <input value={values[p.name] ?? ''} onChange={(e) => setValues({ ...values, [p.name]: e.target.value })} data-testid={`preview-value-${p.name}`} />
             </Field>
           ))}
