@@ -3,6 +3,7 @@
  * allowDataLoss. Without prune, unnamed entities and attributes stay.
  */
 import { test } from '@japa/runner'
+import { findReport } from '#reports/store'
 import { randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import app from '@adonisjs/core/services/app'
@@ -168,5 +169,10 @@ test.group('definition: renames in partial documents', (group) => {
       e.model.entity('bookstore_OrderLineDiscount')!.instanceName,
       '{reason} ({orderLine.order.orderNumber})'
     )
+    // The demo reports follow too: their fields and sort name the new attribute.
+    const report = await findReport(e.db.connection(), '0d5e7a52-2b53-4c1e-9a31-7d0c1b2a1001')
+    const orders = report!.bands[0].datasets[0]
+    assert.equal(orders.fields![0], 'orderNumber')
+    assert.equal(orders.sort, 'orderNumber')
   })
 })

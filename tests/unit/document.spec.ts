@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import { UNSUPPORTED_SECTIONS, parseDocumentText, validateDocument } from '#definition/document'
+import { parseDocumentText, validateDocument } from '#definition/document'
 import { demoDocument, hasProblem } from '#tests/unit/_fixtures'
 
 const base = () => ({
@@ -64,18 +64,6 @@ test.group('document: structure', () => {
     hasProblem(assert, problems, '$.fetchPlans[0].view')
     hasProblem(assert, problems, '$.extra')
   })
-
-  test('unsupported section {$self} is rejected with its name')
-    .with(UNSUPPORTED_SECTIONS)
-    .run(async ({ assert }, section) => {
-      const { problems } = await validateDocument({ ...base(), [section]: [] })
-      hasProblem(
-        assert,
-        problems,
-        `$.${section}`,
-        new RegExp(`section '${section}' is not supported`)
-      )
-    })
 
   test('formatVersion other than 1 is rejected: {$self}')
     .with([2, '1', 0, null] as any[])

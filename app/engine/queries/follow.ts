@@ -7,7 +7,7 @@ import type { Renames } from '../definition/renames.js'
 import type { Model } from '../metadata/model.js'
 import type { NamedQuery } from './store.js'
 
-function followPath(model: Model, renames: Renames, entity: string, path: string): string {
+export function followPath(model: Model, renames: Renames, entity: string, path: string): string {
   let current: string | null = entity
   return path
     .split('.')
@@ -20,7 +20,12 @@ function followPath(model: Model, renames: Renames, entity: string, path: string
     .join('.')
 }
 
-function followFilter(model: Model, renames: Renames, entity: string, node: unknown): unknown {
+export function followFilter(
+  model: Model,
+  renames: Renames,
+  entity: string,
+  node: unknown
+): unknown {
   if (Array.isArray(node)) return node.map((n) => followFilter(model, renames, entity, n))
   if (!node || typeof node !== 'object') return node
   const object = { ...(node as Record<string, unknown>) }
@@ -31,7 +36,7 @@ function followFilter(model: Model, renames: Renames, entity: string, node: unkn
   return object
 }
 
-function followSort(model: Model, renames: Renames, entity: string, sort: string): string {
+export function followSort(model: Model, renames: Renames, entity: string, sort: string): string {
   return sort
     .split(',')
     .map((item) => {
