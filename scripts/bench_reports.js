@@ -70,6 +70,7 @@ const DOC = {
         { name: 'city', type: 'string', length: 40 },
         { name: 'note', type: 'string', length: 80 },
       ],
+      indexes: [{ attributes: ['code'] }],
     },
   ],
   resourceRoles: [
@@ -115,13 +116,17 @@ async function seed() {
     ? `('00000000-0000-4000-8000-' || lpad(to_hex(n), 12, '0'))::uuid`
     : `printf('00000000-0000-4000-8000-%012x', n)`
   const code = PG ? `'R' || lpad(n::text, 7, '0')` : `printf('R%07d', n)`
-  const day = PG ? `date '2024-01-01' + (n % 365)` : `date('2024-01-01', '+' || (n % 365) || ' days')`
+  const day = PG
+    ? `date '2024-01-01' + (n % 365)`
+    : `date('2024-01-01', '+' || (n % 365) || ' days')`
   const sql = `insert into bench_row (id, code, name, day, amount, qty, active, city, note)
     select ${hex}, ${code}, 'Row name ' || n, ${day}, (n % 1000) + 0.5, n % 50, n % 2 = 0,
            'Zürich', 'A "quoted" <note> ' || n from (${seq}) q`
   if (PG) {
     const { default: pg } = await import('pg')
-    const client = new pg.Client(pgConfig(process.env.BENCH_DB_DATABASE ?? 'modelgate_bench_reports'))
+    const client = new pg.Client(
+      pgConfig(process.env.BENCH_DB_DATABASE ?? 'modelgate_bench_reports')
+    )
     await client.connect()
     await client.query(sql)
     await client.end()
@@ -169,16 +174,23 @@ async function main() {
   })
   importDefinition(DOC, 'tmp/bench-reports.json', env)
   await seed()
-  const server = spawn(process.execPath, ['server.js'], { env, stdio: 'inherit' })
+  // --profile: a V8 CPU profile of the server (written when it stops) under tmp/profiles.
+  const profile = argv.includes('--profile')
+    ? ['--cpu-prof', '--cpu-prof-dir=tmp/profiles', '--cpu-prof-interval=250']
+    : []
+  const server = spawn(process.execPath, [...profile, 'server.js'], { env, stdio: 'inherit' })
   try {
     await waitForServer(base)
     const token = await clientToken(base, 'bench', SECRET)
     console.log(`Reports benchmark (${PG ? 'PostgreSQL' : 'SQLite'}, ${ROWS} rows x 8 columns)`)
     await runOnce(server.pid, token, 4) // warm the model, plans and permissions
-    for (const [n, label] of [
-      [1, 'XLSX'],
-      [2, 'CSV'],
-    ]) {
+    const smallOnly = argv.includes('--small-only')
+    for (const [n, label] of smallOnly
+      ? []
+      : [
+          [1, 'XLSX'],
+          [2, 'CSV'],
+        ]) {
       const runs = []
       for (let i = 0; i < 3; i++) runs.push(await runOnce(server.pid, token, n))
       const best = runs.reduce((a, b) => (a.ms < b.ms ? a : b))
@@ -188,29 +200,37 @@ async function main() {
           `server RSS peak above idle ${mb(peak)} (idle ${mb(best.idle)})`
       )
     }
-    const cold = await runOnce(server.pid, token, 3)
-    const warm = []
-    for (let i = 0; i < 3; i++) warm.push((await runOnce(server.pid, token, 3)).ms)
-    console.log(
-      `PDF   1,000 rows (${(cold.bytes / 1024).toFixed(0)} kB): cold ${cold.ms.toFixed(0)} ms, ` +
-        `warm ${Math.min(...warm).toFixed(0)}-${Math.max(...warm).toFixed(0)} ms`
-    )
-    const { default: autocannon } = await import('autocannon')
-    const result = await autocannon({
-      url: `${base}/rest/reports/run/${id(4)}`,
-      method: 'POST',
-      headers: { 'authorization': `Bearer ${token}`, 'content-type': 'application/json' },
-      body: '{}',
-      connections,
-      duration,
-    })
-    console.log(
-      `Small runs, ${connections} concurrent for ${duration} s: ${result.requests.average.toFixed(0)} req/s, ` +
-        `p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`
-    )
+    if (!smallOnly) await pdf(server.pid, token)
+    await concurrent(token)
   } finally {
     server.kill('SIGTERM')
   }
+}
+
+async function pdf(pid, token) {
+  const cold = await runOnce(pid, token, 3)
+  const warm = []
+  for (let i = 0; i < 3; i++) warm.push((await runOnce(pid, token, 3)).ms)
+  console.log(
+    `PDF   1,000 rows (${(cold.bytes / 1024).toFixed(0)} kB): cold ${cold.ms.toFixed(0)} ms, ` +
+      `warm ${Math.min(...warm).toFixed(0)}-${Math.max(...warm).toFixed(0)} ms`
+  )
+}
+
+async function concurrent(token) {
+  const { default: autocannon } = await import('autocannon')
+  const result = await autocannon({
+    url: `${base}/rest/reports/run/${id(4)}`,
+    method: 'POST',
+    headers: { 'authorization': `Bearer ${token}`, 'content-type': 'application/json' },
+    body: '{}',
+    connections,
+    duration,
+  })
+  console.log(
+    `Small runs, ${connections} concurrent for ${duration} s: ${result.requests.average.toFixed(0)} req/s, ` +
+      `p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`
+  )
 }
 
 await main()
