@@ -232,7 +232,9 @@ function checkTemplates(report: ReportDefinition, path: string, out: Problem[]) 
   let defaults = 0
   report.templates.forEach((t, i) => {
     const tp = `${path}.templates[${i}]`
-    if (codes.has(t.code))
+    if (typeof t.code !== 'string' || !t.code.trim())
+      out.push({ path: `${tp}.code`, message: 'a template needs a code' })
+    else if (codes.has(t.code))
       out.push({ path: `${tp}.code`, message: `duplicate template '${t.code}'` })
     codes.add(t.code)
     if (!OUTPUT_TYPES.includes(t.outputType))

@@ -8,7 +8,9 @@
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import type { Model } from '#engine/metadata/model'
 import type { Problem } from '#engine/metadata/validate'
+import type { Renames } from '#engine/definition/renames'
 import { checkReport } from './check.js'
+import { followReport } from './follow.js'
 import {
   loadReports,
   normalizeReport,
@@ -96,7 +98,8 @@ export async function planReports(
   model: Model,
   entries: ReportEntry[] | undefined,
   prune: boolean,
-  roles?: ReadonlySet<string>
+  roles?: ReadonlySet<string>,
+  renames?: Renames
 ): Promise<ReportsPlan> {
   const problems: Problem[] = []
   const changes: string[] = []
@@ -104,8 +107,15 @@ export async function planReports(
   const stored = new Map((await loadReports(client)).map((r) => [r.id, r]))
   const named = new Set<string>()
   const names = new Map<string, string>()
+  const namePaths = new Map<string, string>()
   const groups = new Map<string, string>()
   for (const r of stored.values()) if (r.group) groups.set(r.group.title, r.group.id)
+  // Codes of stored reports the document leaves alone stay taken (REST runs by code).
+  const codes = new Map<string, string>()
+  if (!(entries && prune)) {
+    const ids = new Set((entries ?? []).map((e) => String(e.id ?? '').toLowerCase()))
+    for (const r of stored.values()) if (r.code && !ids.has(r.id)) codes.set(r.code, r.id)
+  }
   for (const [i, entry] of (entries ?? []).entries()) {
     const path = `$.reports[${i}]`
     const id = String(entry.id ?? '').toLowerCase()
@@ -121,6 +131,12 @@ export async function planReports(
     if (names.has(report.name) && names.get(report.name) !== id)
       problems.push({ path: `${path}.name`, message: `duplicate report name '${report.name}'` })
     names.set(report.name, id)
+    if (report.code !== undefined) {
+      if (codes.has(report.code) && codes.get(report.code) !== id)
+        problems.push({ path: `${path}.code`, message: `duplicate report code '${report.code}'` })
+      codes.set(report.code, id)
+    }
+    namePaths.set(report.name, `${path}.name`)
     if (report.group) {
       const other = groups.get(report.group.title)
       if (other && other !== report.group.id)
@@ -139,14 +155,24 @@ export async function planReports(
   }
   for (const r of stored.values()) {
     if (named.has(r.id)) continue
+    if (entries && prune) continue
     if (names.has(r.name))
       problems.push({
-        path: '$.reports',
+        path: namePaths.get(r.name)!,
         message: `report name '${r.name}' is taken by report ${r.id}`,
       })
-    if (entries && prune) continue
+    const followed = renames ? followReport(model, renames, r) : r
     const found: Problem[] = []
-    checkReport(model, r, '$', found, roles)
+    checkReport(model, followed, '$', found, roles)
+    if (!found.length && JSON.stringify(followed) !== JSON.stringify(r)) {
+      changes.push(`report '${r.name}': follows the renames`)
+      const kept = await templateFiles(client, r.id)
+      save.push({
+        report: followed,
+        files: new Map(),
+        keys: new Map([...kept].map(([code, t]) => [code, t.fileKey])),
+      })
+    }
     for (const p of found)
       problems.push({
         path: '$.reports',

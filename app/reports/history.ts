@@ -71,6 +71,25 @@ export async function listExecutions(client: QueryClientContract, report?: strin
   }))
 }
 
+/** The last run of every report that ran (however long the history): id -> {startedAt, outcome}. */
+export async function lastRuns(client: QueryClientContract) {
+  const latest = await client
+    .from('mg_report_executions')
+    .whereNotNull('report_id')
+    .groupBy('report_id')
+    .max('id as id')
+  const ids = latest.map((r: any) => Number(r.id))
+  const rows = ids.length
+    ? await client.from('mg_report_executions').whereIn('id', ids).select('*')
+    : []
+  return new Map<string, { startedAt: string; outcome: string }>(
+    rows.map((r: any) => [
+      r.report_id,
+      { startedAt: new Date(r.started_at).toISOString(), outcome: r.outcome },
+    ])
+  )
+}
+
 function safeParse(text: string) {
   try {
     return JSON.parse(text)

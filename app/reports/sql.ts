@@ -54,6 +54,8 @@ export async function runSql(run: SqlRun): Promise<Record<string, ReportValue>[]
   try {
     if (pg) {
       await trx.rawQuery('set transaction read only')
+      // The shape check reads string literals as this setting (the default) makes PostgreSQL.
+      await trx.rawQuery('set local standard_conforming_strings = on')
       await trx.rawQuery(`set local statement_timeout = ${Math.max(1, Math.floor(run.timeoutMs))}`)
       rows = (await trx.rawQuery(capped, bindings as any[])).rows
     } else {

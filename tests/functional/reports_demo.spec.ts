@@ -50,7 +50,13 @@ test.group('Reports API: the demo application reports', (group) => {
       new UnconstrainedDataManager({
         db: e.db,
         model: e.model,
-        subject: { kind: 'client', clientId: 'demo', resourceRoles: [], rowLevelRoles: [], tokenId: '' },
+        subject: {
+          kind: 'client',
+          clientId: 'demo',
+          resourceRoles: [],
+          rowLevelRoles: [],
+          tokenId: '',
+        },
         maxFetchSize: 10000,
         maxBulkSize: 10000,
         securityTokens: false,
@@ -83,7 +89,9 @@ test.group('Reports API: the demo application reports', (group) => {
     const response = await curl(`/rest/reports/run/${IDS.orders}`, {})
     assert.equal(response.status, 200, response.text)
     assert.equal(response.headers.get('content-disposition'), 'inline; filename="orders.xlsx"')
-    const orders = await json('/rest/entities/bookstore_Order?sort=number&fetchPlan=_base&limit=1000')
+    const orders = await json(
+      '/rest/entities/bookstore_Order?sort=number&fetchPlan=_base&limit=1000'
+    )
     const lines = await json('/rest/entities/bookstore_OrderLine?limit=10000')
     const wb = new ExcelJS.Workbook()
     await wb.xlsx.load(response.bytes as any)
@@ -95,20 +103,30 @@ test.group('Reports API: the demo application reports', (group) => {
       const value = ws.getCell(`A${r}`).value
       if (value) numbers.push(String(value))
     }
-    assert.deepEqual(numbers, orders.map((o: any) => o.number))
+    assert.deepEqual(
+      numbers,
+      orders.map((o: any) => o.number)
+    )
     const sumRow = 4 + orders.length + lines.length + 1
     const sum = ws.getCell(`E${sumRow}`).value as any
     assert.equal(sum.formula, `SUM(E4:E${sumRow - 2})`)
     const csv = await curl(`/rest/reports/run/${IDS.orders}`, { template: 'csv' })
     assert.equal(csv.headers.get('content-type'), 'application/csv')
     const rows = parseCsv(csv.text, { columns: true, bom: true })
-    assert.deepEqual(rows.map((r: any) => r.number), orders.map((o: any) => o.number))
+    assert.deepEqual(
+      rows.map((r: any) => r.number),
+      orders.map((o: any) => o.number)
+    )
   })
 
   test('Customer letter: a DOCX letter to the customer with their orders', async ({ assert }) => {
     const [customer] = await json('/rest/entities/bookstore_Customer?sort=name&limit=1')
-    const filter = JSON.stringify({ conditions: [{ property: 'customer', operator: '=', value: customer.id }] })
-    const orders = await json(`/rest/entities/bookstore_Order/search?filter=${encodeURIComponent(filter)}`)
+    const filter = JSON.stringify({
+      conditions: [{ property: 'customer', operator: '=', value: customer.id }],
+    })
+    const orders = await json(
+      `/rest/entities/bookstore_Order/search?filter=${encodeURIComponent(filter)}`
+    )
     const response = await curl(`/rest/reports/run/${IDS.letter}`, {
       parameters: [{ name: 'customer', value: customer.id }],
     })
@@ -128,9 +146,15 @@ test.group('Reports API: the demo application reports', (group) => {
     assert.notInclude(text, '##band')
   })
 
-  test('Books by genre: HTML and PDF with the genre parameter and value formats', async ({ assert }) => {
-    const filter = JSON.stringify({ conditions: [{ property: 'genre', operator: '=', value: 'SCIENCE' }] })
-    const books = await json(`/rest/entities/bookstore_Book/search?filter=${encodeURIComponent(filter)}&sort=price`)
+  test('Books by genre: HTML and PDF with the genre parameter and value formats', async ({
+    assert,
+  }) => {
+    const filter = JSON.stringify({
+      conditions: [{ property: 'genre', operator: '=', value: 'SCIENCE' }],
+    })
+    const books = await json(
+      `/rest/entities/bookstore_Book/search?filter=${encodeURIComponent(filter)}&sort=price`
+    )
     assert.isAbove(books.length, 0)
     const body = { parameters: [{ name: 'genre', value: 'SCIENCE' }] }
     const html = await curl(`/rest/reports/run/${IDS.books}`, body)
@@ -139,14 +163,16 @@ test.group('Reports API: the demo application reports', (group) => {
     const tree = await curl(`/rest/reports/run/${IDS.books}`, { ...body, template: 'json' })
     const first = JSON.parse(tree.text).Root.bands.Books[0].fields
     assert.containsSubset(first, {
-      'title': books[0].title,
-      'publicationDate': books[0].publicationDate,
-      'price': books[0].price,
+      title: books[0].title,
+      publicationDate: books[0].publicationDate,
+      price: books[0].price,
     })
     const rows = parseHtml(html.text).querySelectorAll('tbody tr')
     assert.deepEqual(
       rows.map((r) => r.querySelectorAll('td')[0].text),
-      books.map((b: any) => b.title.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')).map((t: string) => parseHtml(t).text)
+      books
+        .map((b: any) => b.title.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'))
+        .map((t: string) => parseHtml(t).text)
     )
     assert.match(rows[0].querySelectorAll('td')[3].text, /^\d{1,3}(,\d{3})*\.\d{2}$/)
     const pdf = await curl(`/rest/reports/run/${IDS.books}`, { ...body, template: 'pdf' })

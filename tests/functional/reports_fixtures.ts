@@ -37,7 +37,12 @@ export const REPORTS = [
     inputParameters: [{ name: 'Region', alias: 'region', type: 'TEXT', required: true }],
     bands: [customersBand],
     templates: [
-      { code: 'DEFAULT', outputType: 'CSV', default: true, outputNamePattern: 'customers-${Root.region}' },
+      {
+        code: 'DEFAULT',
+        outputType: 'CSV',
+        default: true,
+        outputNamePattern: 'customers-${Root.region}',
+      },
       { code: 'json', outputType: 'JSON' },
       { code: 'xlsx', outputType: 'XLSX' },
       { code: 'html', outputType: 'HTML' },
@@ -116,7 +121,15 @@ const withRole = (username: string) => {
 /** Adds the report role, the enum and the reports (run after setupSecurityFixture). */
 export async function setupReportsFixture() {
   const result = await importDoc({
-    enums: [{ name: COLOR, values: [{ name: 'RED', id: 'R' }, { name: 'BLUE', id: 'B' }] }],
+    enums: [
+      {
+        name: COLOR,
+        values: [
+          { name: 'RED', id: 'R' },
+          { name: 'BLUE', id: 'B' },
+        ],
+      },
+    ],
     resourceRoles: [
       {
         code: 'report-user',

@@ -52,11 +52,19 @@ test.group('Reports API', (group) => {
     ])
     // carol has crm-owner: the role-restricted report is hers too.
     const carol = await call('carol', 'GET', `${R}/report`)
-    assert.includeMembers(carol.body.map((r: any) => r.id), [IDS.owners, IDS.customers])
+    assert.includeMembers(
+      carol.body.map((r: any) => r.id),
+      [IDS.owners, IDS.customers]
+    )
   })
 
   test('without reports.rest.enabled: 403 everywhere; without a token: 401', async ({ assert }) => {
-    for (const path of ['/report', `/report/${IDS.customers}`, `/group/${GROUP.id}`, '/docs/openapi.json']) {
+    for (const path of [
+      '/report',
+      `/report/${IDS.customers}`,
+      `/group/${GROUP.id}`,
+      '/docs/openapi.json',
+    ]) {
       assert.equal((await call('dave', 'GET', `${R}${path}`)).status, 403, path)
       assert.equal((await call('anonymous', 'GET', `${R}${path}`)).status, 401, path)
     }
@@ -66,13 +74,19 @@ test.group('Reports API', (group) => {
     assert.equal((await executions()).length, before)
   })
 
-  test('GET /report/{id}: details as upstream; hidden, role-restricted, unknown: 404; bad id: 400', async ({ assert }) => {
+  test('GET /report/{id}: details as upstream; hidden, role-restricted, unknown: 404; bad id: 400', async ({
+    assert,
+  }) => {
     const details = await call('alice', 'GET', `${R}/report/${IDS.customers}`)
     assert.equal(details.status, 200)
     assert.deepEqual(details.body.inputParameters, [
       { name: 'Region', alias: 'region', type: 'TEXT', required: true, hidden: false },
     ])
-    assert.deepEqual(details.body.templates[0], { code: 'DEFAULT', outputType: 'CSV', default: true })
+    assert.deepEqual(details.body.templates[0], {
+      code: 'DEFAULT',
+      outputType: 'CSV',
+      default: true,
+    })
     assert.equal(details.body.templates.length, 7)
     const params = await call('alice', 'GET', `${R}/report/${IDS.params}`)
     const byAlias = Object.fromEntries(params.body.inputParameters.map((p: any) => [p.alias, p]))
@@ -100,10 +114,15 @@ test.group('Reports API', (group) => {
     assert.deepEqual(found.body, GROUP)
     const missing = await call('alice', 'GET', `${R}/group/6f1c3c1e-0000-4000-8000-00000000ffff`)
     assert.equal(missing.status, 404)
-    assert.equal(missing.body.details, 'Entity report_ReportGroup with id 6f1c3c1e-0000-4000-8000-00000000ffff not found')
+    assert.equal(
+      missing.body.details,
+      'Entity report_ReportGroup with id 6f1c3c1e-0000-4000-8000-00000000ffff not found'
+    )
   })
 
-  test('POST /run/{id}: the default template, upstream headers, the caller rows', async ({ assert }) => {
+  test('POST /run/{id}: the default template, upstream headers, the caller rows', async ({
+    assert,
+  }) => {
     const before = await dataState()
     const response = await run('alice', `/run/${IDS.customers}`, region('EU'))
     assert.equal(response.status, 200)
@@ -113,21 +132,42 @@ test.group('Reports API', (group) => {
     assert.equal(response.headers.get('pragma'), 'no-cache')
     assert.equal(response.headers.get('expires'), '0')
     const rows = parse(response.text, { columns: true, bom: true })
-    assert.deepEqual(rows.map((r: any) => r.name), ['Emil', 'Erika'])
-    const attached = await run('alice', `/run/code/CUSTOMERS`, { ...region('EU'), attachment: true })
-    assert.match(attached.headers.get('content-disposition')!, /^attachment; filename="customers-EU\.csv"$/)
+    assert.deepEqual(
+      rows.map((r: any) => r.name),
+      ['Emil', 'Erika']
+    )
+    const attached = await run('alice', `/run/code/CUSTOMERS`, {
+      ...region('EU'),
+      attachment: true,
+    })
+    assert.match(
+      attached.headers.get('content-disposition')!,
+      /^attachment; filename="customers-EU\.csv"$/
+    )
     assert.equal(await dataState(), before)
   })
 
-  test('template choice: unknown 400; TABLE, CHART, PIVOT_TABLE 400; others render', async ({ assert }) => {
-    const unknown = await run('alice', `/run/${IDS.customers}`, { ...region('EU'), template: 'nope' })
+  test('template choice: unknown 400; TABLE, CHART, PIVOT_TABLE 400; others render', async ({
+    assert,
+  }) => {
+    const unknown = await run('alice', `/run/${IDS.customers}`, {
+      ...region('EU'),
+      template: 'nope',
+    })
     assert.equal(unknown.status, 400)
     assert.deepEqual(unknown.json, {
       error: 'Template not found',
       details: `Template with code nope not found for report ${IDS.customers}`,
     })
-    for (const [code, type] of [['table', 'TABLE'], ['chart', 'CHART'], ['pivot', 'PIVOT_TABLE']]) {
-      const refused = await run('alice', `/run/${IDS.customers}`, { ...region('EU'), template: code })
+    for (const [code, type] of [
+      ['table', 'TABLE'],
+      ['chart', 'CHART'],
+      ['pivot', 'PIVOT_TABLE'],
+    ]) {
+      const refused = await run('alice', `/run/${IDS.customers}`, {
+        ...region('EU'),
+        template: code,
+      })
       assert.equal(refused.status, 400, code)
       assert.deepEqual(refused.json, {
         error: 'Run report error',
@@ -136,12 +176,18 @@ test.group('Reports API', (group) => {
     }
     const json = await run('alice', `/run/${IDS.customers}`, { ...region('US'), template: 'json' })
     assert.equal(json.headers.get('content-type'), 'application/json')
-    assert.deepEqual(json.json.Root.bands.Customers.map((c: any) => c.fields.name), [])
+    assert.deepEqual(
+      json.json.Root.bands.Customers.map((c: any) => c.fields.name),
+      []
+    )
     const html = await run('alice', `/run/${IDS.customers}`, { ...region('EU'), template: 'html' })
     assert.equal(html.headers.get('content-type'), 'text/html')
     assert.include(html.text, 'Erika')
     const xlsx = await run('alice', `/run/${IDS.customers}`, { ...region('EU'), template: 'xlsx' })
-    assert.equal(xlsx.headers.get('content-type'), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+    assert.equal(
+      xlsx.headers.get('content-type'),
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+    )
     assert.equal(xlsx.bytes.subarray(0, 2).toString(), 'PK')
   })
 
@@ -156,7 +202,10 @@ test.group('Reports API', (group) => {
     })
     // Unknown aliases are ignored, as upstream.
     const extra = await run('alice', `/run/${IDS.customers}`, {
-      parameters: [{ name: 'region', value: 'EU' }, { name: 'nope', value: 1 }],
+      parameters: [
+        { name: 'region', value: 'EU' },
+        { name: 'nope', value: 1 },
+      ],
     })
     assert.equal(extra.status, 200)
   })
@@ -185,7 +234,10 @@ test.group('Reports API', (group) => {
       color: 'RED',
     })
     assert.match(root.fields.customer, /^Erika/)
-    assert.deepEqual(root.bands.Picked.map((b: any) => b.fields.name), ['Emil', 'Erika'])
+    assert.deepEqual(
+      root.bands.Picked.map((b: any) => b.fields.name),
+      ['Emil', 'Erika']
+    )
     assert.equal(root.bands.Params[0].fields.color, 'RED')
     const bad: [string, unknown][] = [
       ['number', '1,5'],
@@ -207,7 +259,9 @@ test.group('Reports API', (group) => {
     assert.equal(unknown.status, 404)
     assert.equal(unknown.json.error, 'Entity not found')
     // bob (US region) may not read an EU customer: it does not exist for him.
-    const foreign = await run('bob', `/run/${IDS.params}`, { parameters: [{ name: 'customer', value: ROWS.eu1 }] })
+    const foreign = await run('bob', `/run/${IDS.params}`, {
+      parameters: [{ name: 'customer', value: ROWS.eu1 }],
+    })
     assert.equal(foreign.status, 404)
   })
 
@@ -215,33 +269,51 @@ test.group('Reports API', (group) => {
     const erin = await run('erin', `/run/${IDS.customers}`, region('EU'))
     const bob = await run('bob', `/run/${IDS.customers}`, region('US'))
     const bobEu = await run('bob', `/run/${IDS.customers}`, region('EU'))
-    assert.deepEqual(parse(erin.text, { columns: true, bom: true }).map((r: any) => r.name), ['Emil', 'Erika'])
-    assert.deepEqual(parse(bob.text, { columns: true, bom: true }).map((r: any) => r.name), ['Carla', 'Uma'])
+    assert.deepEqual(
+      parse(erin.text, { columns: true, bom: true }).map((r: any) => r.name),
+      ['Emil', 'Erika']
+    )
+    assert.deepEqual(
+      parse(bob.text, { columns: true, bom: true }).map((r: any) => r.name),
+      ['Carla', 'Uma']
+    )
     assert.deepEqual(parse(bobEu.text, { columns: true, bom: true }), [])
     // notes and creditLimit: neither may view them; their values are in neither document.
     for (const doc of [erin, bob]) {
       assert.notInclude(doc.text, 'notes of')
       assert.notInclude(doc.text, '1000')
     }
-    const bobEmail = parse(bob.text, { columns: true, bom: true })[1].email
-    assert.equal(bobEmail, 'uma@example.com')
-    assert.equal(parse(erin.text, { columns: true, bom: true })[0].email, '')
+    const rowsOf = (text: string): Record<string, string>[] =>
+      parse(text, { columns: true, bom: true })
+    assert.equal(rowsOf(bob.text)[1].email, 'uma@example.com')
+    assert.equal(rowsOf(erin.text)[0].email, '')
     // Master-detail: alice sees the EU order and only its small lines; price is hers to see.
     const alice = await run('alice', `/run/${IDS.orders}`)
     assert.equal(alice.status, 200, alice.text)
     const orders = alice.json.Root.bands.Orders
     assert.lengthOf(orders, 1, alice.text)
-    assert.deepEqual(orders.map((o: any) => o.fields.number), ['O-EU'])
-    assert.deepEqual(orders[0].bands.Lines.map((l: any) => [l.fields.product, l.fields.price]), [['pen', 2]])
+    assert.deepEqual(
+      orders.map((o: any) => o.fields.number),
+      ['O-EU']
+    )
+    assert.deepEqual(
+      orders[0].bands.Lines.map((l: any) => [l.fields.product, l.fields.price]),
+      [['pen', 2]]
+    )
     const bobRun = await run('bob', `/run/${IDS.orders}`)
     assert.equal(bobRun.status, 200, bobRun.text)
     const bobOrders = bobRun.json.Root.bands.Orders
-    assert.deepEqual(bobOrders.map((o: any) => o.fields.number), ['O-US'])
+    assert.deepEqual(
+      bobOrders.map((o: any) => o.fields.number),
+      ['O-US']
+    )
     assert.notProperty(bobOrders[0].bands.Lines[0].fields, 'price')
     assert.notProperty(bobOrders[0].fields, 'customer.creditLimit')
   })
 
-  test('limits: too many rows is 413 and nothing is sent; the history records every run', async ({ assert }) => {
+  test('limits: too many rows is 413 and nothing is sent; the history records every run', async ({
+    assert,
+  }) => {
     await db.from('mg_report_executions').delete()
     await applyDoc({ settings: { 'svc.reports.max-rows': 1 } })
     try {
@@ -254,8 +326,18 @@ test.group('Reports API', (group) => {
     await run('alice', `/run/${IDS.customers}`, region('EU'))
     const rows = await executions()
     assert.lengthOf(rows, 2)
-    assert.include(rows[0], { username: 'alice', outcome: 'refused', source: 'rest', report_id: IDS.customers })
-    assert.include(rows[1], { username: 'alice', outcome: 'success', template: 'DEFAULT', output_type: 'CSV' })
+    assert.include(rows[0], {
+      username: 'alice',
+      outcome: 'refused',
+      source: 'rest',
+      report_id: IDS.customers,
+    })
+    assert.include(rows[1], {
+      username: 'alice',
+      outcome: 'success',
+      template: 'DEFAULT',
+      output_type: 'CSV',
+    })
     assert.isAbove(Number(rows[1].size_bytes), 10)
     assert.equal(Number(rows[1].rows), 2)
     assert.deepEqual(JSON.parse(rows[1].parameters), [{ name: 'region', value: 'EU' }])
@@ -265,7 +347,13 @@ test.group('Reports API', (group) => {
     const json = await call('alice', 'GET', `${R}/docs/openapi.json`)
     assert.equal(json.status, 200)
     assert.equal(json.body.openapi, '3.1.0')
-    assert.properties(json.body.paths, ['/report', '/report/{id}', '/run/{id}', '/run/code/{code}', '/group/{id}'])
+    assert.properties(json.body.paths, [
+      '/report',
+      '/report/{id}',
+      '/run/{id}',
+      '/run/code/{code}',
+      '/group/{id}',
+    ])
     const yaml = await call('alice', 'GET', `${R}/docs/openapi.yaml`)
     assert.equal(yaml.headers.get('content-type'), 'application/yaml')
     assert.include(yaml.body, 'openapi: 3.1.0')

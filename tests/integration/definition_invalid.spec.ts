@@ -95,14 +95,36 @@ test.group('definition: invalid documents', (group) => {
     ])
   })
 
-  test('unsupported section {$self}: invalid, nothing changed')
-    .with(['reports'])
-    .run(async ({ assert }, section) => {
-      const result = await importDoc({ ...(await demo()), [section]: [{}] })
-      assert.equal(result.status, 'invalid')
-      assert.deepEqual(paths(result), [`$.${section}`])
-      assert.match(result.problems[0].message, new RegExp(`'${section}'`))
+  test('an invalid report: every problem with its path, nothing changed', async ({ assert }) => {
+    const report = {
+      id: 'not-a-uuid',
+      name: 'Broken',
+      inputParameters: [
+        { name: 'Kind', alias: 'kind', type: 'ENUMERATION', enumerationClass: 'x.Nope' },
+      ],
+      bands: [
+        { name: 'Books', entity: 'bookstore_Nope' },
+        { name: 'Books', datasets: [{ type: 'sql', sql: 'delete from bookstore_book' }] },
+      ],
+      templates: [{ code: 'a', outputType: 'JSON', outputTyp: 'JSON' }],
+    }
+    const result = await importDoc({ ...(await demo()), reports: [report] })
+    assert.equal(result.status, 'invalid')
+    assert.includeMembers(paths(result), ['$.reports[0].templates[0].outputTyp'])
+    const semantic = await importDoc({
+      ...(await demo()),
+      reports: [{ ...report, templates: [{ code: 'a', outputType: 'JSN' }] }],
     })
+    assert.equal(semantic.status, 'invalid')
+    assert.sameMembers(paths(semantic), [
+      '$.reports[0].id',
+      '$.reports[0].inputParameters[0].enumerationClass',
+      '$.reports[0].bands[0].datasets[0].entity',
+      '$.reports[0].bands[1].name',
+      '$.reports[0].bands[1].datasets[0].sql',
+      '$.reports[0].templates[0].outputType',
+    ])
+  })
 
   test('formatVersion 2 is invalid', async ({ assert }) => {
     const result = await importDoc({ ...(await demo()), formatVersion: 2 })

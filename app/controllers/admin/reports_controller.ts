@@ -9,7 +9,7 @@ import {
   readTemplateFile,
   templateFiles,
 } from '#reports/store'
-import { listExecutions } from '#reports/history'
+import { lastRuns, listExecutions } from '#reports/history'
 import { previewBand } from '#reports/preview'
 import { ReportError } from '#reports/types'
 import { sendRun } from '#controllers/reports/report_http'
@@ -43,10 +43,7 @@ async function rawBytes(ctx: HttpContext, limit: number): Promise<Buffer | null>
 export default class ReportsController {
   async index(ctx: HttpContext) {
     const reports = await loadReports(client())
-    const last = new Map<string, { startedAt: string; outcome: string }>()
-    for (const e of await listExecutions(client(), undefined, 1000))
-      if (e.reportId && !last.has(e.reportId))
-        last.set(e.reportId, { startedAt: e.startedAt, outcome: e.outcome })
+    const last = await lastRuns(client())
     await sendVersion(ctx)
     return {
       reports: reports.map((r) => ({

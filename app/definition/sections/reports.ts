@@ -47,7 +47,8 @@ export const reportsSection: DefinitionSection = {
       new Model(0, ctx.model!.definition),
       ctx.document.reports,
       ctx.pruned('reports'),
-      roles
+      roles,
+      ctx.model!.renames
     )
     const storage = String(engine.properties.get('svc.core.default-file-storage') ?? 'fs')
     return {
