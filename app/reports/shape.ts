@@ -4,7 +4,7 @@
  */
 import { isObject, unknownKeys } from '#definition/shape'
 import type { Problem } from '#definition/section'
-import { SHORTHAND_KEYS } from './store.js'
+import { KEYS, SHORTHAND_KEYS } from './store.js'
 
 const REPORT = [
   'id',
@@ -20,31 +20,9 @@ const REPORT = [
   'valueFormats',
   'templates',
 ]
-const GROUP = ['id', 'title', 'code', 'localeNames']
-const PARAMETER = [
-  'name',
-  'alias',
-  'type',
-  'required',
-  'hidden',
-  'defaultValue',
-  'enumerationClass',
-  'entityMetaClass',
-  'validation',
-]
-const DATASET = [
-  'name',
-  'type',
-  'entity',
-  'filter',
-  'sort',
-  'limit',
-  'fetchPlan',
-  'fields',
-  'parameter',
-  'sql',
-  'link',
-]
+const GROUP = KEYS.group
+const PARAMETER = KEYS.parameter
+const DATASET = KEYS.dataset
 const BAND = [
   'name',
   'orientation',
@@ -54,18 +32,8 @@ const BAND = [
   'children',
   ...SHORTHAND_KEYS,
 ]
-const FORMAT = ['name', 'format']
-const TEMPLATE = [
-  'code',
-  'outputType',
-  'fileName',
-  'file',
-  'sha256',
-  'size',
-  'outputNamePattern',
-  'default',
-  'options',
-]
+const FORMAT = KEYS.format
+const TEMPLATE = [...KEYS.template, 'file']
 
 function items(value: unknown, allowed: readonly string[], path: string, out: Problem[]) {
   if (!Array.isArray(value)) return

@@ -16,19 +16,47 @@ import type {
   ReportTemplate,
 } from './types.js'
 
-const DATASET_KEYS = [
-  'name',
-  'type',
-  'entity',
-  'filter',
-  'sort',
-  'limit',
-  'fetchPlan',
-  'fields',
-  'parameter',
-  'sql',
-  'link',
-] as const
+/** The keys of each element of a report, in their canonical order (normalize, shape checks). */
+export const KEYS = {
+  group: ['id', 'title', 'code', 'localeNames'],
+  parameter: [
+    'name',
+    'alias',
+    'type',
+    'required',
+    'hidden',
+    'defaultValue',
+    'enumerationClass',
+    'entityMetaClass',
+    'validation',
+  ],
+  dataset: [
+    'name',
+    'type',
+    'entity',
+    'filter',
+    'sort',
+    'limit',
+    'fetchPlan',
+    'fields',
+    'parameter',
+    'sql',
+    'link',
+  ],
+  format: ['name', 'format'],
+  /** Stored and exported; `file` (bytes in a document) is read by definition.ts. */
+  template: [
+    'code',
+    'outputType',
+    'fileName',
+    'sha256',
+    'size',
+    'outputNamePattern',
+    'default',
+    'options',
+  ],
+} as const
+const DATASET_KEYS = KEYS.dataset
 
 /** Keys of a band that stand for its one dataset (the definition's shorthand). */
 export const SHORTHAND_KEYS = [...DATASET_KEYS.filter((k) => k !== 'name'), 'multi'] as const
@@ -62,16 +90,10 @@ function normalizeBand(raw: any): BandDefinition {
 }
 
 function normalizeTemplate(raw: any): ReportTemplate {
-  return pick<ReportTemplate>({ ...raw, default: raw.default === true ? true : undefined }, [
-    'code',
-    'outputType',
-    'fileName',
-    'sha256',
-    'size',
-    'outputNamePattern',
-    'default',
-    'options',
-  ])
+  return pick<ReportTemplate>(
+    { ...raw, default: raw.default === true ? true : undefined },
+    KEYS.template
+  )
 }
 
 /** The canonical form: fixed key order, defaults left out, band shorthand expanded. */
@@ -80,28 +102,14 @@ export function normalizeReport(raw: any): ReportDefinition {
     id: String(raw.id).toLowerCase(),
     name: raw.name,
     ...(raw.code !== undefined ? { code: raw.code } : {}),
-    ...(raw.group
-      ? { group: pick<ReportGroup>(raw.group, ['id', 'title', 'code', 'localeNames']) }
-      : {}),
+    ...(raw.group ? { group: pick<ReportGroup>(raw.group, KEYS.group) } : {}),
     ...(raw.description !== undefined ? { description: raw.description } : {}),
     ...(raw.localeNames !== undefined ? { localeNames: raw.localeNames } : {}),
     restAccess: raw.restAccess === true,
     roles: [...(raw.roles ?? [])],
-    inputParameters: (raw.inputParameters ?? []).map((p: any) =>
-      pick(p, [
-        'name',
-        'alias',
-        'type',
-        'required',
-        'hidden',
-        'defaultValue',
-        'enumerationClass',
-        'entityMetaClass',
-        'validation',
-      ])
-    ),
+    inputParameters: (raw.inputParameters ?? []).map((p: any) => pick(p, KEYS.parameter)),
     bands: (raw.bands ?? []).map(normalizeBand),
-    valueFormats: (raw.valueFormats ?? []).map((f: any) => pick(f, ['name', 'format'])),
+    valueFormats: (raw.valueFormats ?? []).map((f: any) => pick(f, KEYS.format)),
     templates: (raw.templates ?? []).map(normalizeTemplate),
   } as ReportDefinition
 }
