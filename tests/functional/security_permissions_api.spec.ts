@@ -59,7 +59,13 @@ test.group('security: GET /rest/permissions', (group) => {
     assert.include(targets(admin.body.entities), 'sec_Secret:delete=1')
     assert.deepEqual(
       admin.body.specifics.map((s: any) => s.target),
-      ['rest.enabled', 'rest.fileUpload.enabled', 'rest.fileDownload.enabled']
+      [
+        'rest.enabled',
+        'rest.fileUpload.enabled',
+        'rest.fileDownload.enabled',
+        'reports.rest.enabled',
+        'reports.sql.enabled',
+      ]
     )
   })
 

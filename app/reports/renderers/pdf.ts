@@ -21,12 +21,18 @@ const FOOTER =
 /** HTML (a whole document) -> PDF bytes through the shared Chromium. */
 export async function htmlToPdf(html: string, signal: AbortSignal): Promise<Buffer> {
   checkAborted(signal)
-  const browser = await sharedBrowser()
-  checkAborted(signal)
   let context: BrowserContext | null = null
-  const onAbort = () => void context?.close().catch(() => {})
-  signal.addEventListener('abort', onAbort, { once: true })
-  try {
+  // The abort answers at once, whatever Chromium is busy with (a page.pdf has no timeout of
+  // its own); the context is closed behind it.
+  let onAbort = () => {}
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(abortError(signal))
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+  aborted.catch(() => {})
+  const render = async () => {
+    const browser = await sharedBrowser()
+    checkAborted(signal)
     context = await browser.newContext({
       javaScriptEnabled: false,
       serviceWorkers: 'block',
@@ -39,7 +45,8 @@ export async function htmlToPdf(html: string, signal: AbortSignal): Promise<Buff
     checkAborted(signal)
     const page = await context.newPage()
     await page.setContent(html, { waitUntil: 'load', timeout: 60_000 })
-    const pdf = await page.pdf({
+    checkAborted(signal)
+    return page.pdf({
       format: 'A4',
       printBackground: true,
       displayHeaderFooter: true,
@@ -48,14 +55,22 @@ export async function htmlToPdf(html: string, signal: AbortSignal): Promise<Buff
       margin: { top: '14mm', bottom: '16mm', left: '12mm', right: '12mm' },
       preferCSSPageSize: false,
     })
-    return pdf
+  }
+  const work = render()
+  try {
+    return await Promise.race([work, aborted])
   } catch (error) {
     if (signal.aborted) throw abortError(signal)
     if (error instanceof ReportError) throw error
     throw new ReportError(`PDF rendering failed: ${(error as Error).message.split('\n')[0]}`, 500)
   } finally {
     signal.removeEventListener('abort', onAbort)
-    await context?.close().catch(() => {})
+    if (signal.aborted) {
+      // The render may still be under way: close its context once it has one.
+      work
+        .catch(() => {})
+        .finally(() => void (context as BrowserContext | null)?.close().catch(() => {}))
+    } else await (context as BrowserContext | null)?.close().catch(() => {})
   }
 }
 
