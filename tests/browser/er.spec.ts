@@ -178,6 +178,8 @@ test.group('console: ER diagram', (group) => {
     )
     await setChecked(page, 'er-only-related', true)
     await page.locator('.react-flow__node[data-id="er_Product"]').waitFor({ state: 'hidden' })
+    // Hidden entities are not drawn, so they do not hold the diagram back from being ready.
+    await page.locator('[data-testid="er-canvas"][data-ready="true"]').waitFor()
 
     await page.getByTestId('theme-toggle').click()
     await page.waitForTimeout(400)
@@ -187,8 +189,11 @@ test.group('console: ER diagram', (group) => {
     await page.locator('.react-flow__node[data-id="er_Invoice"]').click()
     await page.waitForURL(/\/console\/model\/entities\/er_Invoice$/)
     assert.equal(new URL(page.url()).pathname, '/console/model/entities/er_Invoice')
+    // The URL changes before the designer is on screen (the router renders the next page in a
+    // transition); going back before that would return to the diagram still focused on Invoice.
+    await page.getByTestId('entity-page').getByRole('heading', { name: 'er_Invoice' }).waitFor()
 
-    // Keyboard: Enter on a focused entity opens it too.
+    // Keyboard: Enter on a focused entity opens it too (the diagram is drawn afresh).
     await page.goBack()
     await page.locator('[data-testid="er-canvas"][data-ready="true"]').waitFor()
     await page.locator('.react-flow__node[data-id="er_Customer"]').focus()

@@ -7,9 +7,10 @@ import {
   getViewportForBounds,
   MiniMap,
   ReactFlow,
-  useNodesInitialized,
   useReactFlow,
+  useStore,
   type NodeMouseHandler,
+  type ReactFlowState,
 } from '@xyflow/react'
 import { useTheme } from '../../../app/theme'
 import type { ModelEntity } from '../../../lib/model'
@@ -28,8 +29,21 @@ const ariaLabels = {
   'node.a11yDescription.default': 'Press Enter to open this entity in the model designer.',
 }
 
-// Hidden nodes count too: the controlled nodes never get `measured` written back.
-const measuredOptions = { includeHiddenNodes: true }
+/**
+ * Ready: every drawn node measured (size and handles known, so its edges are routed). Not React
+ * Flow's `useNodesInitialized()`: by default it reads `measured` on the nodes passed in, which
+ * these controlled nodes never get written back, and with `includeHiddenNodes` it waits for the
+ * hidden nodes too, which are never rendered hence never measured ("Only related entities" kept
+ * the flag false for good, also when the page was shown again with that state).
+ */
+const everyShownNodeMeasured = (s: ReactFlowState) => {
+  if (s.nodeLookup.size === 0) return false
+  for (const node of s.nodeLookup.values()) {
+    const measured = node.internals.handleBounds && node.measured.width && node.measured.height
+    if (!node.hidden && !measured) return false
+  }
+  return true
+}
 
 export const entityPath = (name: string) => `/model/entities/${name}`
 
@@ -82,7 +96,7 @@ export function ErCanvas({ entities }: { entities: ModelEntity[] }) {
     })
   }, [base.edges, focus, onlyRelated])
 
-  const ready = useNodesInitialized(measuredOptions)
+  const ready = useStore(everyShownNodeMeasured)
   useEffect(() => {
     if (!ready || performance.getEntriesByName('er:ready').length) return
     performance.mark('er:ready')
