@@ -343,6 +343,32 @@ test.group('Reports API', (group) => {
     assert.deepEqual(JSON.parse(rows[1].parameters), [{ name: 'region', value: 'EU' }])
   })
 
+  test('output size limit: 413 for a document built in memory; a streamed one is cut off', async ({
+    assert,
+  }) => {
+    await db.from('mg_report_executions').delete()
+    await applyDoc({ settings: { 'svc.reports.max-output-size': '100' } })
+    try {
+      const json = await run('alice', `/run/${IDS.customers}`, {
+        ...region('EU'),
+        template: 'json',
+      })
+      assert.equal(json.status, 413)
+      assert.equal(json.json.error, 'Run report error')
+      // CSV streams: passed before the first byte went out, it is still a 413.
+      const streamed = await run('alice', `/run/${IDS.customers}`, region('EU'))
+      assert.equal(streamed.status, 413)
+      assert.equal(streamed.headers.get('content-disposition'), null)
+      assert.equal(streamed.json.error, 'Run report error')
+    } finally {
+      await applyDoc({ settings: { 'svc.reports.max-output-size': '50MB' } })
+    }
+    for (let i = 0; i < 50 && (await executions()).length < 2; i++)
+      await new Promise((r) => setTimeout(r, 50))
+    const outcomes = (await executions()).map((e: any) => e.outcome)
+    assert.deepEqual(outcomes, ['refused', 'error'])
+  })
+
   test('GET /docs/openapi.json|yaml describe the API', async ({ assert }) => {
     const json = await call('alice', 'GET', `${R}/docs/openapi.json`)
     assert.equal(json.status, 200)

@@ -116,5 +116,15 @@ export async function sendRun(
     counted.destroy(error)
   })
   counted.on('end', () => void record({ ...done, sizeBytes: size }))
-  ctx.response.status(200).stream(run.result.stream.pipe(counted))
+  // An error before the first byte is still an answer (413, 503...); after it, the transfer is
+  // aborted (the framework destroys the socket): never a complete-looking partial file.
+  ctx.response.status(200).stream(run.result.stream.pipe(counted), (error) => {
+    const refusal = errorOf(error)
+    for (const name of ['Content-Disposition', 'Pragma', 'Expires']) {
+      ctx.response.removeHeader(name)
+      ctx.response.response.removeHeader(name)
+    }
+    ctx.response.header('Content-Type', 'application/json; charset=utf-8')
+    return [JSON.stringify(refusal.body), refusal.status]
+  })
 }
