@@ -24,7 +24,11 @@ export default class extends BaseSchema {
     })
     this.schema.createTable('mg_report_templates', (t) => {
       t.increments('id')
-      t.string('report_id', 36).notNullable().references('id').inTable('mg_reports').onDelete('CASCADE')
+      t.string('report_id', 36)
+        .notNullable()
+        .references('id')
+        .inTable('mg_reports')
+        .onDelete('CASCADE')
       t.string('code', 255).notNullable()
       t.string('output_type', 20).notNullable()
       t.string('file_name', 500).nullable()
