@@ -34,6 +34,12 @@ async function run(actor: Actor, path: string, body?: unknown, raw?: string) {
 
 const region = (value: string) => ({ parameters: [{ name: 'region', value }] })
 const executions = () => db.from('mg_report_executions').orderBy('id').select('*')
+/** The history once it holds `count` rows (a streamed run is recorded when its stream ends). */
+async function executionsSettled(count: number) {
+  for (let i = 0; i < 100 && (await executions()).length < count; i++)
+    await new Promise((r) => setTimeout(r, 50))
+  return executions()
+}
 
 test.group('Reports API', (group) => {
   group.setup(async () => {
@@ -324,7 +330,7 @@ test.group('Reports API', (group) => {
       await applyDoc({ settings: { 'svc.reports.max-rows': 100000 } })
     }
     await run('alice', `/run/${IDS.customers}`, region('EU'))
-    const rows = await executions()
+    const rows = await executionsSettled(2)
     assert.lengthOf(rows, 2)
     assert.include(rows[0], {
       username: 'alice',
@@ -363,9 +369,7 @@ test.group('Reports API', (group) => {
     } finally {
       await applyDoc({ settings: { 'svc.reports.max-output-size': '50MB' } })
     }
-    for (let i = 0; i < 50 && (await executions()).length < 2; i++)
-      await new Promise((r) => setTimeout(r, 50))
-    const outcomes = (await executions()).map((e: any) => e.outcome)
+    const outcomes = (await executionsSettled(2)).map((e: any) => e.outcome)
     assert.deepEqual(outcomes, ['refused', 'error'])
   })
 
