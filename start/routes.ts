@@ -9,6 +9,8 @@ import app from '@adonisjs/core/services/app'
 const HealthController = () => import('#controllers/health_controller')
 
 router.get('/health', [HealthController, 'show'])
+router.get('/health/live', [HealthController, 'live'])
+router.get('/health/ready', [HealthController, 'ready'])
 
 router.get('/', ({ response }) => response.redirect('/console/'))
 // The console is a single-page app: deep links get its index.html.

@@ -40,6 +40,11 @@ export class Engine {
     return this.registry.current
   }
 
+  /** Whether start() has been called and stop() not since (the model is loaded and watched). */
+  get running(): boolean {
+    return this.#started !== null
+  }
+
   /** Loads properties and the model, then watches for changes. Idempotent. */
   start(): Promise<void> {
     this.#started ??= (async () => {

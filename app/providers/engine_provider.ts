@@ -38,6 +38,8 @@ export default class EngineProvider {
    */
   boot() {
     this.app.terminating(async () => {
+      const { startDraining } = await import('#operations/readiness')
+      startDraining()
       const engine = await this.app.container.make(Engine)
       await engine.stop()
       // The reports' shared Chromium (PDF output), when a run launched it.

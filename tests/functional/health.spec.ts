@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
 import { resetDatabase } from '#tests/helpers/database'
 import { engine, importDoc } from '#tests/helpers/engine'
 
@@ -25,6 +26,43 @@ test.group('health and console routes', (group) => {
       modelChecksum: (await engine()).model.checksum,
     })
     assert.oneOf(after.body().database, ['sqlite', 'pg'])
+  })
+
+  test('GET /health/live answers while the process runs; /health/ready checks what traffic needs', async ({
+    client,
+    assert,
+  }) => {
+    const live = await client.get('/health/live')
+    live.assertStatus(200)
+    assert.deepEqual(live.body(), { status: 'ok' })
+    assert.equal(live.header('cache-control'), 'no-store')
+    const ready = await client.get('/health/ready')
+    ready.assertStatus(200)
+    assert.deepEqual(ready.body(), {
+      status: 'ok',
+      database: 'ok',
+      migrations: 'ok',
+      model: 'ok',
+      draining: false,
+    })
+  })
+
+  test('GET /health/ready is 503 while a migration is pending, 200 again once applied', async ({
+    client,
+    assert,
+  }) => {
+    const last = await db.from('adonis_schema').orderBy('id', 'desc').first()
+    await db.from('adonis_schema').where('id', last.id).delete()
+    try {
+      const pending = await client.get('/health/ready')
+      pending.assertStatus(503)
+      assert.deepInclude(pending.body(), { status: 'unavailable', migrations: '1 pending' })
+      // Liveness does not depend on it: restarting would not help.
+      ;(await client.get('/health/live')).assertStatus(200)
+    } finally {
+      await db.table('adonis_schema').insert(last)
+    }
+    ;(await client.get('/health/ready')).assertStatus(200)
   })
 
   test('the console is served, deep links included', async ({ client, assert }) => {
