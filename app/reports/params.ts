@@ -5,6 +5,7 @@
  */
 import { compileExpression } from 'filtrex'
 import type { DataManager } from '#engine/data/data_manager'
+import { convertValue } from '#engine/queries/params'
 import { ReportError, type ReportParameter, type ReportValue } from './types.js'
 
 export interface RunParameter {
@@ -19,61 +20,42 @@ export interface ParameterValue {
   text: ReportValue
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/
-const TIME = /^\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?$/
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?$/
-const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/
-
-function validDate(text: string) {
-  const d = new Date(`${text.slice(0, 10)}T00:00:00Z`)
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === text.slice(0, 10)
-}
-
-function validTime(text: string) {
-  const [h, m, s] = text.split(':').map(Number.parseFloat)
-  return h < 24 && m < 60 && (s === undefined || s < 60)
-}
+/** An offset after a date-time's time (`Z`, `+02:00`), accepted and left to the database. */
+const OFFSET = /(T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(?:Z|[+-]\d{2}:?\d{2})$/
 
 const invalid = (p: ReportParameter, raw: unknown) =>
   new ReportError(
     `Cannot convert value ${JSON.stringify(raw)} of parameter '${p.alias}' to ${p.type}`
   )
 
-/** A simple (non-entity) value of `p` from its wire text. */
+/** Query parameter types (app/engine/queries/params.ts) that read each report type's text. */
+const QUERY_TYPES = {
+  NUMERIC: 'double',
+  BOOLEAN: 'boolean',
+  DATE: 'date',
+  TIME: 'time',
+  DATETIME: 'dateTime',
+  ENUMERATION: 'enum',
+} as const
+
+/** A simple (non-entity) value of `p` from its wire text, read as named queries read it. */
 function convertSimple(data: DataManager, p: ReportParameter, raw: unknown): ParameterValue {
   if (raw !== null && typeof raw === 'object') throw invalid(p, raw)
   const text = String(raw)
-  switch (p.type) {
-    case 'TEXT':
-      return { value: text, text }
-    case 'NUMERIC': {
-      if (!NUMBER.test(text.trim())) throw invalid(p, raw)
-      const n = Number(text)
-      return { value: n, text: n }
-    }
-    case 'BOOLEAN': {
-      const lower = text.toLowerCase()
-      if (lower !== 'true' && lower !== 'false') throw invalid(p, raw)
-      return { value: lower === 'true', text: lower === 'true' }
-    }
-    case 'DATE':
-      if (!DATE.test(text) || !validDate(text)) throw invalid(p, raw)
-      return { value: text, text }
-    case 'TIME':
-      if (!TIME.test(text) || !validTime(text)) throw invalid(p, raw)
-      return { value: text.length === 5 ? `${text}:00` : text, text }
-    case 'DATETIME':
-      if (!DATE_TIME.test(text) || !validDate(text) || !validTime(text.slice(11, 19)))
-        throw invalid(p, raw)
-      return { value: text, text }
-    case 'ENUMERATION': {
-      const values = data.context.model.enums.get(p.enumerationClass ?? '')?.values ?? []
-      if (!values.some((v) => v.name === text)) throw invalid(p, raw)
-      return { value: text, text }
-    }
-    default:
-      throw invalid(p, raw)
-  }
+  if (p.type === 'TEXT') return { value: text, text }
+  if (!(p.type in QUERY_TYPES)) throw invalid(p, raw)
+  const type = QUERY_TYPES[p.type as keyof typeof QUERY_TYPES]
+  const read =
+    type === 'dateTime' ? text.replace(OFFSET, '$1') : type === 'double' ? text.trim() : text
+  const value = convertValue(
+    data.context.model,
+    { name: p.alias, type, enum: p.enumerationClass },
+    read
+  )
+  if (value === undefined) throw invalid(p, raw)
+  if (type === 'double' || type === 'boolean') return { value, text: value as ReportValue }
+  // Times bind with seconds (`10:15` -> `10:15:00`); documents print what was sent.
+  return { value: type === 'time' && text.length === 5 ? `${text}:00` : text, text }
 }
 
 /** Loads the entity with id `raw` as the caller (404 unknown, 403 not readable). */
