@@ -3,6 +3,7 @@
  * section): every problem with its JSON path. Filters are parsed with a sample value for each
  * placeholder, as named queries are; expressions are compiled; SQL is checked for its shape.
  */
+import { BUILTIN_FETCH_PLANS } from '#engine/metadata/types'
 import { compileExpression } from 'filtrex'
 import jsonata from 'jsonata'
 import type { Model } from '#engine/metadata/model'
@@ -24,7 +25,7 @@ import {
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-const BUILT_IN_PLANS = new Set(['_base', '_local', '_instance_name'])
+const BUILT_IN_PLANS: ReadonlySet<string> = new Set(BUILTIN_FETCH_PLANS)
 
 interface Scope {
   model: Model

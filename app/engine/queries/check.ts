@@ -5,6 +5,7 @@
  * row-level filters are with sample caller values. An absent section leaves the stored queries
  * alone; with prune, a present section removes the stored queries it does not name.
  */
+import { BUILTIN_FETCH_PLANS } from '../metadata/types.js'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import type { Model } from '../metadata/model.js'
 import type { Problem } from '../metadata/validate.js'
@@ -35,7 +36,7 @@ import {
 
 export type QueryEntry = Partial<NamedQuery> & { entity: string; name: string }
 
-const BUILT_IN_PLANS = new Set(['_base', '_local', '_instance_name'])
+const BUILT_IN_PLANS: ReadonlySet<string> = new Set(BUILTIN_FETCH_PLANS)
 const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 
 /** Problems of one query (paths under `path`). */
