@@ -11,6 +11,7 @@ import type { Subject } from '#security/subject'
 import { digest } from './secrets.js'
 import { toMillis } from './token_store.js'
 import { dbBoolean } from '#changes/db_values'
+import { cacheStats } from '#operations/cache_stats'
 
 export type Verification = { subject: Subject } | { error: string }
 
@@ -28,8 +29,10 @@ const parseList = (v: unknown): string[] => (Array.isArray(v) ? v : JSON.parse(S
 /** The subject of a token verified before and still valid (no database, no promise). */
 export function cachedSubject(token: string, securityVersion: number): Subject | undefined {
   const cached = cache.get(token)
-  if (cached && cached.version === securityVersion && cached.expiresAt > Date.now())
+  if (cached && cached.version === securityVersion && cached.expiresAt > Date.now()) {
+    cacheStats.token_verification.hits++
     return cached.subject
+  }
 }
 
 export async function verifyAccessToken(
@@ -39,6 +42,8 @@ export async function verifyAccessToken(
   const now = Date.now()
   const known = cachedSubject(token, securityVersion)
   if (known) return { subject: known }
+  // Counted here, not in cachedSubject: the resource server asks it first, then comes here.
+  cacheStats.token_verification.misses++
 
   const hash = digest(token)
 

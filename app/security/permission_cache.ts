@@ -14,6 +14,7 @@ import { loadResourceRoles, loadRowLevelRoles } from './roles_store.js'
 import { compilePermissions, type RoleAssignment, type RoleCatalogue } from './compiler.js'
 import type { PolicyIndex } from './policy_index.js'
 import type { CallerValues } from './row_rules.js'
+import { cacheStats } from '#operations/cache_stats'
 
 export interface PermissionSource {
   db: Database
@@ -118,7 +119,9 @@ export class PermissionCache {
     const generation = this.#current()
     const key = subjectKey(subject)
     let entry = generation.entries.get(key)
-    if (!entry) {
+    if (entry) cacheStats.permissions.hits++
+    else {
+      cacheStats.permissions.misses++
       entry = (async () => {
         const catalogue = await generation.catalogue
         const { assignment, caller } = await this.#resolve(generation, subject)

@@ -4,6 +4,7 @@
  * (`derive`), so a new version drops all derived caches at once.
  */
 import { createHash } from 'node:crypto'
+import { cacheStats } from '#operations/cache_stats'
 import type {
   AttributeDefinition,
   Cardinality,
@@ -208,7 +209,11 @@ export class Model {
 
   /** Memoizes something derived from this model version (validators, plans, documents). */
   derive<T>(key: string, compute: (model: Model) => T): T {
-    if (!this.#derived.has(key)) this.#derived.set(key, compute(this))
+    if (this.#derived.has(key)) cacheStats.model.hits++
+    else {
+      cacheStats.model.misses++
+      this.#derived.set(key, compute(this))
+    }
     return this.#derived.get(key) as T
   }
 }

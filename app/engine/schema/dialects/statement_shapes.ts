@@ -7,6 +7,7 @@
  * its bindings must equal the values the caller passes for the shape; otherwise the shape is
  * marked never to shortcut (it is compiled every time).
  */
+import { cacheStats } from '#operations/cache_stats'
 
 /** A statement whose SQL text depends only on `key`, with its values in statement order. */
 export interface StatementShape {
@@ -25,7 +26,10 @@ export class ShapeCache<T> {
 
   /** The statement compiled for `key`; null: the shape never shortcuts; undefined: unseen. */
   get(key: string): T | null | undefined {
-    return this.#entries.get(key)
+    const entry = this.#entries.get(key)
+    if (entry) cacheStats.statement_shapes.hits++
+    else cacheStats.statement_shapes.misses++
+    return entry
   }
 
   /** Keeps `compiled` for `shape` if the builder bound exactly the shape's values. */
