@@ -7,7 +7,7 @@ import { readiness } from '#operations/readiness'
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))
 
 export default class HealthController {
-  /** Liveness plus the model version this instance serves (used by probes and the console). */
+  /** Liveness plus the model version this instance serves (used by probes and the console) and its pid. */
   show({ response }: HttpContext) {
     const model = engine.model
     response.header('Cache-Control', 'no-store')
@@ -17,6 +17,8 @@ export default class HealthController {
       modelVersion: model.version,
       modelChecksum: model.checksum,
       database: engine.db.connection().dialect.name === 'postgres' ? 'pg' : 'sqlite',
+      // Which process answered: with WEB_CONCURRENCY workers or several instances, the pid.
+      instance: process.pid,
     }
   }
 
