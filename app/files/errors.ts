@@ -1,3 +1,5 @@
+import logger from '@adonisjs/core/services/logger'
+
 /**
  * Errors of the Files API in the upstream body `{error, details}` (reference 7.1, 7.3). Storage
  * paths, driver messages and stacks never reach the client (catalogue FL10).
@@ -39,3 +41,52 @@ export const storageFailed = () => new FileError(500, UPLOAD, 'File upload faile
 export const readFailed = () => new FileError(500, DOWNLOAD, 'File download failed')
 export const storageUnavailable = () =>
   new FileError(503, DOWNLOAD, 'The file storage is not available')
+export const uploadUnavailable = () =>
+  new FileError(503, UPLOAD, 'The file storage is not available; nothing was stored')
+
+/** Network failures of a remote storage (S3): the service is down or unreachable, not broken. */
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'TimeoutError',
+  'RequestTimeout',
+  'ServiceUnavailable',
+  'SlowDown',
+])
+
+/** Each error of the `cause` chain (drive wraps driver errors: E_CANNOT_WRITE_FILE etc.). */
+export function* causes(error: unknown): Generator<Record<string, any>> {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 8; depth++) {
+    const current = e as Record<string, any>
+    yield current
+    e = current.cause
+  }
+}
+
+/**
+ * Whether `error` says that the storage cannot be reached (connection refused or reset,
+ * timeouts, a 5xx from S3 after the client's retries): the client gets 503 and may retry later.
+ */
+export function isUnavailable(error: unknown): boolean {
+  for (const e of causes(error)) {
+    if (UNREACHABLE.has(e.code) || UNREACHABLE.has(e.name)) return true
+    const status = e.$metadata?.httpStatusCode
+    if (status >= 500 && status !== 501) return true
+  }
+  return false
+}
+
+/** For the operator: what failed, with the driver's code and message (never sent to clients). */
+export function logStorageError(what: string, error: unknown) {
+  const chain = [...causes(error)]
+  const root = chain[chain.length - 1] ?? {}
+  const code = root.code ?? root.Code ?? root.name ?? 'Error'
+  logger.warn('files: %s failed: %s %s', what, code, String(root.message ?? error).slice(0, 300))
+}

@@ -6,15 +6,15 @@
  * - LocalStorage: the `fs` disk. Writes through drive; the final step is a `rename(2)` inside
  *   the storage root (atomic), reads resolve the real path and refuse anything outside the root
  *   (a planted symlink, catalogue FL8) or that is not a regular file.
- * - DiskStorage: any other drive disk (S3-compatible). Writes to the temporary key, then
- *   copy + delete (an S3 copy is atomic: the final key appears whole or not at all).
+ * - S3Storage (s3_storage.ts): an S3-compatible bucket.
  */
 import { createReadStream, createWriteStream } from 'node:fs'
 import { pipeline } from 'node:stream/promises'
 import * as fsp from 'node:fs/promises'
 import { dirname, join, sep } from 'node:path'
-import { type Readable, Transform } from 'node:stream'
+import type { Readable } from 'node:stream'
 import type { Disk } from '@adonisjs/drive'
+import { causes } from './errors.js'
 
 export interface ByteRange {
   start: number
@@ -44,16 +44,16 @@ export interface FileStorage {
 export const TEMP_PREFIX = '_uploads'
 
 const NOT_FOUND = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'ELOOP', 'NoSuchKey', 'NotFound'])
+/** A missing file, also when wrapped by drive (E_CANNOT_READ_FILE etc. with a `cause`). */
 export const isNotFound = (error: unknown) => {
-  const e = error as { code?: string; name?: string; $metadata?: { httpStatusCode?: number } }
-  return (
-    NOT_FOUND.has(e?.code ?? '') ||
-    NOT_FOUND.has(e?.name ?? '') ||
-    e?.$metadata?.httpStatusCode === 404
-  )
+  for (const e of causes(error)) {
+    if (NOT_FOUND.has(e.code) || NOT_FOUND.has(e.name) || e.$metadata?.httpStatusCode === 404)
+      return true
+  }
+  return false
 }
 
-async function removeQuietly(disk: Disk, key: string) {
+export async function removeQuietly(disk: Disk, key: string) {
   await disk.delete(key).catch(() => {})
 }
 
@@ -127,74 +127,6 @@ export class LocalStorage implements FileStorage {
       const stats = await fsp.stat(path).catch(() => null)
       if (stats?.isFile() && Date.now() - stats.mtimeMs > ageMs) {
         await fsp.unlink(path).catch(() => {})
-        removed++
-      }
-    }
-    return removed
-  }
-}
-
-/** Skips `start` bytes and stops after `end` (inclusive): ranges on disks without them. */
-function slice(range: ByteRange) {
-  let position = 0
-  return new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      const from = Math.max(range.start - position, 0)
-      const to = Math.min(range.end + 1 - position, chunk.length)
-      position += chunk.length
-      callback(null, from < to ? chunk.subarray(from, to) : undefined)
-    },
-  })
-}
-
-export class DiskStorage implements FileStorage {
-  constructor(
-    readonly name: string,
-    readonly disk: Disk
-  ) {}
-
-  async write(key: string, source: Readable) {
-    try {
-      await this.disk.putStream(key, source)
-    } catch (error) {
-      await removeQuietly(this.disk, key)
-      throw error
-    }
-  }
-
-  async commit(tempKey: string, key: string) {
-    await this.disk.move(tempKey, key)
-  }
-
-  async remove(key: string) {
-    await removeQuietly(this.disk, key)
-  }
-
-  async find(key: string): Promise<StoredFile | null> {
-    let size: number
-    try {
-      size = (await this.disk.getMetaData(key)).contentLength
-    } catch (error) {
-      if (isNotFound(error)) return null
-      throw error
-    }
-    return {
-      size,
-      open: async (range) => {
-        const stream = await this.disk.getStream(key)
-        return range ? stream.pipe(slice(range)) : stream
-      },
-    }
-  }
-
-  async sweep(ageMs: number) {
-    const { objects } = await this.disk.listAll(TEMP_PREFIX, { recursive: true })
-    let removed = 0
-    for (const object of objects) {
-      if (!('getMetaData' in object)) continue
-      const meta = await object.getMetaData().catch(() => null)
-      if (meta && Date.now() - meta.lastModified.getTime() > ageMs) {
-        await removeQuietly(this.disk, object.key)
         removed++
       }
     }

@@ -5,8 +5,9 @@
  */
 import drive from '@adonisjs/drive/services/main'
 import logger from '@adonisjs/core/services/logger'
-import { LOCAL_STORAGE_ROOT, STORAGE_NAMES } from '#config/drive'
-import { DiskStorage, LocalStorage, type FileStorage } from './storage.js'
+import { LOCAL_STORAGE_ROOT, S3_BUCKET, STORAGE_NAMES } from '#config/drive'
+import { LocalStorage, type FileStorage } from './storage.js'
+import { S3Storage } from './s3_storage.js'
 
 const SWEEP_AGE_MS = 60 * 60 * 1000
 const storages = new Map<string, FileStorage>()
@@ -15,7 +16,9 @@ const overrides = new Map<string, FileStorage>()
 function open(name: string): FileStorage {
   const disk = drive.use(name as never)
   const storage =
-    name === 'fs' ? new LocalStorage(name, disk, LOCAL_STORAGE_ROOT) : new DiskStorage(name, disk)
+    name === 'fs'
+      ? new LocalStorage(name, disk, LOCAL_STORAGE_ROOT)
+      : new S3Storage(name, disk, S3_BUCKET!.client, S3_BUCKET!.bucket)
   storage.sweep(SWEEP_AGE_MS).then(
     (n) => n && logger.info('files: removed %d abandoned temporary upload(s) in %s', n, name),
     (error) => logger.warn('files: could not sweep temporary uploads of %s: %s', name, error)

@@ -13,6 +13,7 @@ import { formatFileRef, nameProblem, newKey } from './file_ref.js'
 import { TEMP_PREFIX, type FileStorage } from './storage.js'
 import { rawBodyOf } from './body_middleware.js'
 import { FileError, badUpload, storageFailed, storageFull, tooLarge } from './errors.js'
+import { isUnavailable, logStorageError, uploadUnavailable } from './errors.js'
 
 export interface UploadResult {
   fileRef: string
@@ -23,6 +24,7 @@ export interface UploadResult {
 const FULL = new Set(['ENOSPC', 'EDQUOT', 'EFBIG'])
 
 class LimitExceeded extends Error {}
+class ClientGone extends Error {}
 
 /** Counts bytes; fails the stream once more than `limit` went through. */
 class Limiter extends Transform {
@@ -48,11 +50,14 @@ class Limiter extends Transform {
 }
 
 /** What a failed write becomes for the client (nothing of it was kept). */
-function failure(error: unknown, limiter: Limiter): FileError {
+function failure(error: unknown, limiter: Limiter, storage: FileStorage): FileError {
   if (limiter.exceeded) return tooLarge(limiter.limit)
   if (error instanceof FileError) return error
+  if (error instanceof ClientGone) return storageFailed() // nobody reads this answer
   const code = (error as { code?: string }).code ?? ''
-  return FULL.has(code) ? storageFull() : storageFailed()
+  if (FULL.has(code)) return storageFull()
+  logStorageError(`upload to ${storage.name}`, error)
+  return isUnavailable(error) ? uploadUnavailable() : storageFailed()
 }
 
 /**
@@ -74,7 +79,7 @@ export async function storeFile(
   // carries the 413 answer.
   source.on('error', (error) => limiter.destroy(error))
   request?.once('close', () => {
-    if (!request.complete) limiter.destroy(new Error('the client went away mid-upload'))
+    if (!request.complete) limiter.destroy(new ClientGone('the client went away mid-upload'))
   })
   source.pipe(limiter)
   const temp = `${TEMP_PREFIX}/${randomUUID()}.part`
@@ -85,7 +90,7 @@ export async function storeFile(
   } catch (error) {
     source.unpipe(limiter)
     await storage.remove(temp)
-    throw failure(error, limiter)
+    throw failure(error, limiter, storage)
   }
   return {
     fileRef: formatFileRef({ storage: storage.name, path: key, name }),

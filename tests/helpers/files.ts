@@ -66,6 +66,8 @@ export interface RequestOptions {
   headers?: Record<string, string>
   /** Whole body, or chunks written one by one (chunked encoding when no content-length). */
   body?: Buffer | string | Iterable<Buffer> | AsyncIterable<Buffer>
+  /** Another server than the test's own (a server process). */
+  port?: number
 }
 
 /**
@@ -79,7 +81,7 @@ export function request(path: string, options: RequestOptions = {}): Promise<Fil
     const req = http.request(
       {
         host: '127.0.0.1',
-        port: Number(process.env.PORT),
+        port: options.port ?? Number(process.env.PORT),
         path,
         method: options.method ?? 'GET',
         headers: options.headers,

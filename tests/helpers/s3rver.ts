@@ -1,0 +1,131 @@
+/**
+ * A real S3 protocol server for the `s3` storage tests (catalogue FT13): npm `s3rver` as a
+ * child process on 127.0.0.1, so that a test can kill it (an outage), freeze it (SIGSTOP: a
+ * service that accepts connections but never answers) and start it again on the same port and
+ * directory. Plus an S3 client of the test's own to look into the bucket.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { S3Client, ListObjectsV2Command, GetObjectCommand } from '@aws-sdk/client-s3'
+import app from '@adonisjs/core/services/app'
+import { freePort } from '#tests/helpers/server_process'
+
+export const BUCKET = 'modelgate-test'
+/** s3rver's built-in account. */
+const KEY = 'S3RVER'
+
+export class S3rver {
+  child: ChildProcess | null = null
+  readonly client: S3Client
+
+  private constructor(
+    readonly port: number,
+    readonly directory: string
+  ) {
+    this.client = new S3Client({
+      region: 'us-east-1',
+      endpoint: this.endpoint,
+      forcePathStyle: true,
+      credentials: { accessKeyId: KEY, secretAccessKey: KEY },
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    })
+  }
+
+  static async create() {
+    const s3 = new S3rver(await freePort(), await mkdtemp(join(tmpdir(), 'mg-s3rver-')))
+    await s3.start()
+    return s3
+  }
+
+  get endpoint() {
+    return `http://127.0.0.1:${this.port}`
+  }
+
+  /** The server variables of a Modelgate process whose default storage is this bucket. */
+  serverEnv(): Record<string, string> {
+    return {
+      MODELGATE_S3_BUCKET: BUCKET,
+      MODELGATE_S3_ENDPOINT: this.endpoint,
+      MODELGATE_S3_FORCE_PATH_STYLE: 'true',
+      MODELGATE_S3_ACCESS_KEY_ID: KEY,
+      MODELGATE_S3_SECRET_ACCESS_KEY: KEY,
+      SVC_CORE_DEFAULT_FILE_STORAGE: 's3',
+    }
+  }
+
+  /** Starts s3rver (again: same port, same directory, the bucket and its objects kept). */
+  async start() {
+    const cli = app.makePath('node_modules', 's3rver', 'bin', 's3rver.js')
+    const args = ['-d', this.directory, '-a', '127.0.0.1', '-p', String(this.port), '-s']
+    const child = spawn(process.execPath, [cli, ...args, '--configure-bucket', BUCKET], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`s3rver did not start: ${output}`)), 20_000)
+      child.stdout!.on('data', (chunk) => {
+        output += chunk
+        if (output.includes('S3rver listening')) {
+          clearTimeout(timer)
+          resolve()
+        }
+      })
+      child.stderr!.on('data', (chunk) => (output += chunk))
+      child.once('exit', (code) => reject(new Error(`s3rver exited (${code}): ${output}`)))
+    })
+    this.child = child
+  }
+
+  /** An outage: the process dies at once (SIGKILL), its connections are reset. */
+  async kill() {
+    const child = this.child
+    if (!child) return
+    this.child = null
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill('SIGKILL')
+      await exited
+    }
+  }
+
+  /** A hang: the port still accepts connections (kernel backlog) but nothing answers. */
+  freeze() {
+    this.child?.kill('SIGSTOP')
+  }
+
+  thaw() {
+    this.child?.kill('SIGCONT')
+  }
+
+  /** Every object key in the bucket, sorted. */
+  async keys(): Promise<string[]> {
+    const out: string[] = []
+    let token: string | undefined
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: BUCKET, ContinuationToken: token })
+      )
+      out.push(...(page.Contents ?? []).map((o) => o.Key!))
+      token = page.NextContinuationToken
+    } while (token)
+    return out.sort()
+  }
+
+  async bytes(key: string): Promise<Buffer> {
+    const { Body } = await this.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }))
+    return Buffer.from(await Body!.transformToByteArray())
+  }
+
+  async stop() {
+    this.thaw()
+    await this.kill()
+    this.client.destroy()
+    await rm(this.directory, { recursive: true, force: true })
+  }
+}
+
+/** The storage key of an `s3://` fileRef. */
+export const keyOf = (fileRef: string) => fileRef.replace(/^s3:\/\/|\?.*$/g, '')
