@@ -16,6 +16,7 @@ import { fileStorage } from '#files/storages'
 import { storeFile } from '#files/upload'
 import type { ClientSubject } from '#security/subject'
 import { definitions } from '#definition/main'
+import { retryDatabaseConnect } from '#start/startup_failure'
 
 export const DEMO_FILE = 'database/demo/bookstore.json'
 
@@ -84,12 +85,15 @@ async function checkDatabase(app: ApplicationService) {
   if (db.connection().dialect.name !== 'postgres') return
   const { default: pg } = await import('pg')
   const config = (db.manager.get(db.primaryConnectionName)?.config as any)?.connection
-  const client = new pg.Client(config)
-  try {
-    await client.connect()
-  } finally {
-    await client.end().catch(() => {})
-  }
+  // A server that is down is retried a few times (one line each) before the start fails.
+  await retryDatabaseConnect(async () => {
+    const client = new pg.Client({ ...config, connectionTimeoutMillis: 3000 })
+    try {
+      await client.connect()
+    } finally {
+      await client.end().catch(() => {})
+    }
+  })
 }
 
 export async function bootstrapServer(

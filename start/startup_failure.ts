@@ -18,3 +18,46 @@ export function startupFailure(error: unknown): string {
   const message = String(e?.message ?? error).split('\n')[0]
   return message || 'unknown error'
 }
+
+/** Errors of a database that may come up shortly (down, restarting, still starting up). */
+const TRANSIENT = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  '57P03',
+])
+
+/**
+ * Runs `connect` until it succeeds, retrying a database that is not reachable (README "Start,
+ * stop and timeouts"): MODELGATE_DB_CONNECT_RETRIES retries (default 5), waiting 1, 2, 3, 4, 5 s
+ * (about 15 s), one line per failed attempt; then the last error goes up and the server exits
+ * non-zero with one line, for a supervisor to restart it. A missing database or refused
+ * credentials are not retried: waiting does not fix them.
+ */
+export async function retryDatabaseConnect(
+  connect: () => Promise<void>,
+  log: (line: string) => void = (line) => process.stderr.write(`modelgate: ${line}\n`)
+) {
+  const raw = process.env.MODELGATE_DB_CONNECT_RETRIES
+  const retries = raw === undefined || raw === '' ? 5 : Number(raw)
+  if (!Number.isInteger(retries) || retries < 0)
+    throw new Error(`MODELGATE_DB_CONNECT_RETRIES must be a whole number, got '${raw}'`)
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await connect()
+    } catch (error) {
+      const { code, message } = error as { code?: string; message?: string }
+      // pg's own connect timeout has no code, only this message.
+      const transient = TRANSIENT.has(code ?? '') || /connection timeout/.test(message ?? '')
+      if (attempt > retries || !transient) throw error
+      const wait = Math.min(attempt, 5)
+      log(
+        `database not reachable (attempt ${attempt} of ${retries + 1}): ${startupFailure(error)}; retrying in ${wait} s`
+      )
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000))
+    }
+  }
+}
