@@ -27,4 +27,8 @@ export default await Env.create(new URL('../', import.meta.url), {
   MODELGATE_WATCH_INTERVAL_MS: Env.schema.number.optional(),
   /** Password of the `admin` user created on first start (else a generated one is logged once). */
   MODELGATE_ADMIN_PASSWORD: Env.schema.string.optional(),
+  /** Operations (config/operations.ts, config/logger.ts): /metrics token, log format, access log. */
+  MODELGATE_METRICS_TOKEN: Env.schema.string.optional(),
+  LOG_FORMAT: Env.schema.enum.optional(['json', 'pretty'] as const),
+  MODELGATE_ACCESS_LOG: Env.schema.boolean.optional(),
 })

@@ -5,12 +5,16 @@
 */
 import router from '@adonisjs/core/services/router'
 import app from '@adonisjs/core/services/app'
+import type operationsConfig from '#config/operations'
 
 const HealthController = () => import('#controllers/health_controller')
 
 router.get('/health', [HealthController, 'show'])
 router.get('/health/live', [HealthController, 'live'])
 router.get('/health/ready', [HealthController, 'ready'])
+// Prometheus metrics: only when a token is configured; otherwise the path is an unknown route.
+if (app.config.get<typeof operationsConfig>('operations').metricsToken)
+  router.get('/metrics', [() => import('#controllers/metrics_controller'), 'show'])
 
 router.get('/', ({ response }) => response.redirect('/console/'))
 // The console is a single-page app: deep links get its index.html.

@@ -8,10 +8,12 @@ import SecurityHeadersMiddleware from '#middleware/security_headers_middleware'
 import StaticFilesMiddleware from '#middleware/static_files_middleware'
 import ResourceServerMiddleware from '#middleware/resource_server_middleware'
 import FilesBodyMiddleware from '#files/body_middleware'
+import RequestContextMiddleware from '#operations/request_context_middleware'
 
 /**
  * Every server middleware, as one entry, in this order:
  *
+ * 0. the request context (app/operations: request id, access log, HTTP metrics), around all;
  * 1. container bindings, security headers, static files;
  * 2. CORS (preflights end there; 401s carry the CORS headers);
  * 3. the resource server (before every route);
@@ -24,6 +26,7 @@ import FilesBodyMiddleware from '#files/body_middleware'
  * back. Each keeps its own file and tests.
  */
 export default class EdgeMiddleware {
+  static #context = new RequestContextMiddleware()
   static #bindings = new ContainerBindingsMiddleware()
   static #headers = new SecurityHeadersMiddleware()
   static #static = new StaticFilesMiddleware()
@@ -33,11 +36,13 @@ export default class EdgeMiddleware {
 
   handle(ctx: HttpContext, next: NextFn) {
     const E = EdgeMiddleware
-    return E.#bindings.handle(ctx, () =>
-      E.#headers.handle(ctx, () =>
-        E.#static.handle(ctx, () =>
-          E.#cors.handle(ctx, () =>
-            E.#resourceServer.handle(ctx, () => E.#filesBody.handle(ctx, next))
+    return E.#context.handle(ctx, () =>
+      E.#bindings.handle(ctx, () =>
+        E.#headers.handle(ctx, () =>
+          E.#static.handle(ctx, () =>
+            E.#cors.handle(ctx, () =>
+              E.#resourceServer.handle(ctx, () => E.#filesBody.handle(ctx, next))
+            )
           )
         )
       )

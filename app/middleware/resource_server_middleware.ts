@@ -13,6 +13,8 @@
  */
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
+import app from '@adonisjs/core/services/app'
+import type operationsConfig from '#config/operations'
 import engine from '#engine/services/engine'
 import { ANONYMOUS, type Subject } from '#security/subject'
 import { permissionsFor, type Permissions } from '#security/main'
@@ -42,6 +44,8 @@ declare module '@adonisjs/core/http' {
   }
 }
 
+const METRICS_ON = !!app.config.get<typeof operationsConfig>('operations').metricsToken
+
 const isPreflight = (ctx: HttpContext) =>
   ctx.request.method() === 'OPTIONS' &&
   ctx.request.header('origin') !== undefined &&
@@ -54,6 +58,8 @@ export default class ResourceServerMiddleware {
     const target = ctx.request.request.url ?? '/'
     const check = inspectRequestPath(target, ctx.request.url())
     if (!check.ok) return badRequestPath(ctx, check.status, check.reason)
+    // Prometheus presents its own token (not an OAuth one): the controller checks it.
+    if (check.path === '/metrics' && METRICS_ON) return next()
 
     const kind = classifyPath(check.path, check.raw, check.canonical)
     ctx.urlKind = kind

@@ -1,0 +1,30 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
+import type { HttpContext } from '@adonisjs/core/http'
+import app from '@adonisjs/core/services/app'
+import type operationsConfig from '#config/operations'
+import { MISSING_TOKEN, unauthorized } from '#oauth/resource_server'
+import { startMetrics } from '#operations/metrics'
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest()
+
+/**
+ * GET /metrics (registered only when MODELGATE_METRICS_TOKEN is set): the Prometheus text of
+ * this process for `Authorization: Bearer <that token>`, 401 otherwise. The resource server
+ * lets the path through untouched (the metrics token is not an OAuth token).
+ */
+export default class MetricsController {
+  readonly #expected = sha256(app.config.get<typeof operationsConfig>('operations').metricsToken!)
+
+  async show(ctx: HttpContext) {
+    const header = ctx.request.header('authorization')
+    if (!header) return unauthorized(ctx, MISSING_TOKEN)
+    const presented = /^Bearer +(\S+) *$/i.exec(header)?.[1] ?? ''
+    // Digests of equal length: the comparison takes the same time whatever was sent.
+    if (!timingSafeEqual(sha256(presented), this.#expected))
+      return unauthorized(ctx, 'The metrics token is not valid')
+    const { registry } = startMetrics()
+    const text = await registry.metrics()
+    ctx.response.header('Content-Type', registry.contentType).header('Cache-Control', 'no-store')
+    return text
+  }
+}
