@@ -6,7 +6,9 @@ import { defineConfig } from '@adonisjs/core/http'
 export const appKey = new Secret(env.get('APP_KEY'))
 
 export const http = defineConfig({
-  // Off: cuid2 ids cost ~2% of a small API request; an X-Request-Id sent by a proxy is still used.
+  // Off: the framework's cuid2 ids cost ~2% of a small API request, and it keeps any incoming
+  // X-Request-Id as sent. app/operations/request_context_middleware.ts gives every request an id
+  // instead (a safe incoming one, else a UUID), returned in X-Request-Id and on ctx.logger.
   generateRequestId: false,
   allowMethodSpoofing: false,
   useAsyncLocalStorage: false,
