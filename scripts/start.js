@@ -18,5 +18,19 @@ if (!env.PORT && !/^PORT=\S/m.test(dotenv)) env.PORT = '8080'
 if (!env.HOST && !/^HOST=\S/m.test(dotenv)) env.HOST = '0.0.0.0'
 
 const server = spawn(process.execPath, ['server.js'], { stdio: 'inherit', env })
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill('SIGTERM'))
+let stopping = false
+const stop = () => {
+  if (!stopping) server.kill('SIGTERM')
+  stopping = true
+}
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, stop)
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
+
+/*
+ * npm itself exits at once on SIGTERM without passing it on, which would leave this process and
+ * the server running. When the parent goes away this process is re-parented: the server is then
+ * stopped the way a SIGTERM would (it drains), so `npm start` does not leave an orphan behind.
+ * Production runs the server without npm (README "Start, stop and timeouts").
+ */
+const parent = process.ppid
+setInterval(() => process.ppid !== parent && stop(), 250).unref()
