@@ -25,6 +25,11 @@ export async function withSchemaTransaction<T>(
   await client.rawQuery('PRAGMA foreign_keys = OFF')
   try {
     return await db.transaction(async (trx) => {
+      // Serializes model changes across processes, as the row lock does on PostgreSQL: the
+      // write lock is taken (waiting out the busy timeout) before anything is read. A deferred
+      // transaction that read first would fail with SQLITE_BUSY when another process committed
+      // a change meanwhile, instead of reading the new version and answering 'stale'.
+      await trx.rawQuery(`UPDATE mg_versions SET version = version WHERE key = 'model'`)
       // The pool must hand the transaction the connection the pragma ran on (knex keeps one
       // SQLite connection); with enforcement on, a table rebuild could cascade or fail.
       const [{ foreign_keys: enforced }] = await trx.rawQuery('PRAGMA foreign_keys')
