@@ -18,14 +18,21 @@ export function freePort(): Promise<number> {
   })
 }
 
+/** A `node server.js` process with its output so far and its exit. */
+export interface ServerProcess {
+  child: ChildProcess
+  port: number
+  /** Standard output and error so far. */
+  output: () => string
+  /** Settles when the process exits: its code (null when a signal ended it) and signal. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+}
+
 /**
- * Starts `server.js` on a free port with the test environment plus `env` (no demo, quiet log)
- * and resolves once `/health` answers 200. A cold start compiles the sources: 60 s at most; a
- * failed start says why (the end of the process's output).
+ * Spawns `server.js` on a free port with the test environment plus `env` (no demo, quiet log)
+ * without waiting for it: for a start that is meant to fail, or a cluster primary.
  */
-export async function startServerProcess(
-  env: Record<string, string> = {}
-): Promise<{ child: ChildProcess; port: number }> {
+export async function spawnServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort()
   const child = spawn(process.execPath, ['server.js'], {
     cwd: app.makePath(),
@@ -43,14 +50,28 @@ export async function startServerProcess(
   let output = ''
   child.stdout!.on('data', (chunk) => (output += chunk))
   child.stderr!.on('data', (chunk) => (output += chunk))
-  let exited: number | null = null
-  child.on('exit', (code) => (exited = code ?? -1))
-  for (let i = 0; i < 600 && exited === null; i++) {
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal }))
+  )
+  return { child, port, output: () => output, exited }
+}
+
+/**
+ * Starts `server.js` on a free port with the test environment plus `env` (no demo, quiet log)
+ * and resolves once `/health` answers 200. A cold start compiles the sources: 60 s at most; a
+ * failed start says why (the end of the process's output).
+ */
+export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+  const server = await spawnServerProcess(env)
+  const { child, port } = server
+  for (let i = 0; i < 600 && child.exitCode === null && child.signalCode === null; i++) {
     try {
-      if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) return { child, port }
+      if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) return server
     } catch {}
     await new Promise((r) => setTimeout(r, 100))
   }
   child.kill()
-  throw new Error(`second server did not start (exit ${exited}):\n${output.slice(-3000)}`)
+  throw new Error(
+    `second server did not start (exit ${child.exitCode ?? child.signalCode}):\n${server.output().slice(-3000)}`
+  )
 }
