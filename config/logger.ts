@@ -31,6 +31,9 @@ const SECRET_KEYS = [
   'authorization',
   'cookie',
   'set-cookie',
+  '_csrf',
+  'x-csrf-token',
+  'x-xsrf-token',
 ]
 /** `code` is also an error's code (`err.code`): redacted only where request input lives. */
 const INPUT_OBJECTS = ['body', 'params', 'query', 'form', 'input', 'qs']
