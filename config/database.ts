@@ -11,6 +11,20 @@ import { cachePreparedStatements } from '#engine/schema/dialects/sqlite_statemen
  */
 const migrations = { naturalSort: true, paths: ['database/migrations'] }
 
+/*
+ * PostgreSQL unreachable or slow (catalogue FT5): a request waits at most this long for a pooled
+ * connection or a new one (knex's default is 60 s), then fails with 503. A statement running
+ * longer than MODELGATE_DB_STATEMENT_TIMEOUT_MS (default off) is cancelled by the server: 503
+ * instead of requests piling up behind a lock.
+ */
+const acquireTimeout = Number(env.get('MODELGATE_DB_ACQUIRE_TIMEOUT_MS', '')) || 5000
+const statementTimeout = Number(env.get('MODELGATE_DB_STATEMENT_TIMEOUT_MS', '')) || 0
+/** node-postgres options Lucid's connection type does not list. */
+const pgTimeouts: Record<string, number> = {
+  connectionTimeoutMillis: acquireTimeout,
+  ...(statementTimeout ? { statement_timeout: statementTimeout } : {}),
+}
+
 const dbConfig = defineConfig({
   connection: env.get('DB_CONNECTION', 'sqlite'),
   connections: {
@@ -42,8 +56,9 @@ const dbConfig = defineConfig({
         user: env.get('DB_USER', 'postgres'),
         password: env.get('DB_PASSWORD', ''),
         database: env.get('DB_DATABASE', app.inTest ? 'modelgate_test' : 'modelgate'),
+        ...pgTimeouts,
       },
-      pool: { min: 0, max: 10 },
+      pool: { min: 0, max: 10, acquireTimeoutMillis: acquireTimeout },
       migrations,
     },
   },

@@ -1,6 +1,7 @@
 import app from '@adonisjs/core/services/app'
 import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
 import router from '@adonisjs/core/services/router'
+import { databaseFailure, databaseFailureBody } from '#exceptions/database_errors'
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
 
@@ -20,6 +21,11 @@ export default class HttpExceptionHandler extends ExceptionHandler {
   async handle(error: unknown, ctx: HttpContext) {
     const status = (error as { status?: number }).status ?? 500
     const code = (error as { code?: string }).code
+    // A database that is down, restarting or too slow: 503, retryable (catalogue FT5).
+    const failure = status === 500 ? databaseFailure(error) : null
+    if (failure) {
+      return ctx.response.status(503).header('Retry-After', '1').send(databaseFailureBody(failure))
+    }
     if (status >= 500) {
       return ctx.response
         .status(status)
@@ -52,6 +58,12 @@ export default class HttpExceptionHandler extends ExceptionHandler {
   }
 
   async report(error: unknown, ctx: HttpContext) {
+    // One line, no stack: an outage makes many of these, and they are not bugs.
+    const failure = databaseFailure(error)
+    if (failure) {
+      const { code, message } = error as { code?: string; message?: string }
+      return ctx.logger.warn({ code }, `database ${failure}: ${message}`)
+    }
     return super.report(error, ctx)
   }
 }

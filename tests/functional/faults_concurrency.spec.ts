@@ -48,7 +48,7 @@ test.group('Faults FT7, FT8 and model changes on two instances', (group) => {
     await setupAdminActors()
     token = (await accessToken(await makeClient(), null, 3600)).token
     await second.start()
-    return () => second.stop('SIGTERM')
+    return async () => void (await second.stop('SIGTERM'))
   })
 
   test('FT7: 20 PUTs with the same version: one 200, nineteen 409', async ({ assert }) => {

@@ -113,7 +113,7 @@ test.group('Faults FT1, FT2: SIGKILL during a bulk update and a composition save
     for (let i = 0; i < rows.length; i += 500)
       await db.table('bookstore_customer').multiInsert(rows.slice(i, i + 500))
     await server.start()
-    return () => server.stop()
+    return async () => void (await server.stop())
   })
 
   test('each write is all old or all new, no orphans, the database intact', async ({ assert }) => {
