@@ -17,6 +17,8 @@ export default defineConfig({
     () => import('@adonisjs/session/session_provider'),
     () => import('@adonisjs/shield/shield_provider'),
     () => import('@adonisjs/auth/auth_provider'),
+    // Connects on first use only: without REDIS_URL no store asks for it (config/redis.ts).
+    () => import('@adonisjs/redis/redis_provider'),
     () => import('@adonisjs/limiter/limiter_provider'),
     () => import('@adonisjs/drive/drive_provider'),
     () => import('#providers/engine_provider'),

@@ -1,11 +1,20 @@
 import { defineConfig, stores } from '@adonisjs/limiter'
+import { redisUrl } from '#config/redis'
 
-/** Rate limits live in the database so that every instance counts the same attempts. */
+/**
+ * Rate limits are shared by every instance: in the database by default (no extra service), in
+ * Redis when REDIS_URL is set (no write to the database per counted attempt). The Redis store is
+ * declared only then: declaring it resolves the Redis manager at boot.
+ */
 const limiterConfig = defineConfig({
-  default: 'database',
+  default: redisUrl ? 'redis' : 'database',
   stores: {
     database: stores.database({ tableName: 'rate_limits', clearExpiredByTimeout: true }),
     memory: stores.memory({}),
+    // Typed as always present (the limiter's types infer its stores), declared only with Redis.
+    ...((redisUrl ? { redis: stores.redis({ connectionName: 'main' }) } : {}) as {
+      redis: ReturnType<typeof stores.redis>
+    }),
   },
 })
 
