@@ -49,8 +49,9 @@ const number = (value: string | undefined, fallback: number) =>
  * - Timeouts: connecting, and the longest silence on a connection (waiting for an answer or
  *   between bytes); each failed attempt is retried up to MODELGATE_S3_MAX_ATTEMPTS in all. So an
  *   unreachable service answers clients with 503 within seconds instead of hanging.
- * - At most MODELGATE_S3_MAX_SOCKETS connections (keep-alive); a download holds one while it
- *   streams.
+ * - At most MODELGATE_S3_MAX_SOCKETS connections (keep-alive; the SDK's default is 50): a
+ *   download holds one while it streams to its client, and a request that finds none free
+ *   waits at most the connect timeout (the SDK counts that wait), then the client gets 503.
  * - Credentials: the two variables, else the SDK's default chain (AWS_* variables, instance
  *   or task role).
  */
@@ -72,8 +73,8 @@ function s3Client(): S3Client {
       connectionTimeout: number(env.MODELGATE_S3_CONNECT_TIMEOUT_MS, 2000),
       // Idle time, not a total: a large part on a slow link is fine as long as bytes flow.
       socketTimeout: number(env.MODELGATE_S3_TIMEOUT_MS, 5000),
-      httpAgent: { keepAlive: true, maxSockets: number(env.MODELGATE_S3_MAX_SOCKETS, 50) },
-      httpsAgent: { keepAlive: true, maxSockets: number(env.MODELGATE_S3_MAX_SOCKETS, 50) },
+      httpAgent: { keepAlive: true, maxSockets: number(env.MODELGATE_S3_MAX_SOCKETS, 200) },
+      httpsAgent: { keepAlive: true, maxSockets: number(env.MODELGATE_S3_MAX_SOCKETS, 200) },
     },
   })
 }

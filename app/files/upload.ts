@@ -24,6 +24,7 @@ export interface UploadResult {
 const FULL = new Set(['ENOSPC', 'EDQUOT', 'EFBIG'])
 
 class LimitExceeded extends Error {}
+/** The client's side failed (it went away, its body broke off): not the storage's fault. */
 class ClientGone extends Error {}
 
 /** Counts bytes; fails the stream once more than `limit` went through. */
@@ -77,7 +78,9 @@ export async function storeFile(
   limiter.on('error', () => {})
   // pipe, not pipeline: a refused upload must not destroy the request, whose socket still
   // carries the 413 answer.
-  source.on('error', (error) => limiter.destroy(error))
+  source.on('error', (error) =>
+    limiter.destroy(new ClientGone('the upload broke off', { cause: error }))
+  )
   request?.once('close', () => {
     if (!request.complete) limiter.destroy(new ClientGone('the client went away mid-upload'))
   })
@@ -85,10 +88,16 @@ export async function storeFile(
   const temp = `${TEMP_PREFIX}/${randomUUID()}.part`
   const key = newKey(name)
   try {
+    // A failed write removes what it wrote itself (FileStorage); no second round trip to a
+    // storage that is failing (S3 down: the client gets its 503 sooner).
     await storage.write(temp, limiter)
-    await storage.commit(temp, key)
   } catch (error) {
     source.unpipe(limiter)
+    throw failure(error, limiter, storage)
+  }
+  try {
+    await storage.commit(temp, key)
+  } catch (error) {
     await storage.remove(temp)
     throw failure(error, limiter, storage)
   }

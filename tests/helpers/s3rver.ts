@@ -5,12 +5,14 @@
  * directory. Plus an S3 client of the test's own to look into the bucket.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { rmSync } from 'node:fs'
+import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { S3Client, ListObjectsV2Command, GetObjectCommand } from '@aws-sdk/client-s3'
 import app from '@adonisjs/core/services/app'
-import { freePort } from '#tests/helpers/server_process'
+import { filesSetup } from '#tests/helpers/files'
+import { freePort, startServerProcess } from '#tests/helpers/server_process'
 
 export const BUCKET = 'modelgate-test'
 /** s3rver's built-in account. */
@@ -118,14 +120,50 @@ export class S3rver {
     const { Body } = await this.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }))
     return Buffer.from(await Body!.transformToByteArray())
   }
-
-  async stop() {
-    this.thaw()
-    await this.kill()
-    this.client.destroy()
-    await rm(this.directory, { recursive: true, force: true })
-  }
 }
 
 /** The storage key of an `s3://` fileRef. */
 export const keyOf = (fileRef: string) => fileRef.replace(/^s3:\/\/|\?.*$/g, '')
+
+export interface S3Setup {
+  s3: S3rver
+  server: { child: ChildProcess; port: number }
+  /** A full-access token of the demo application (the test database, set up once). */
+  token: string
+}
+
+let shared: Promise<S3Setup> | undefined
+
+/**
+ * s3rver and one server process on it, shared by the files_s3* test files (a server process
+ * takes ~20 s to compile and start on the 2-core machine); both are stopped when the test run
+ * exits. The server's S3 client is tight (1.5 s timeouts, 2 attempts, at most 4 connections),
+ * so that a missing timeout or a leaked connection shows as a hang. Each call makes sure
+ * s3rver runs (an outage test may have stopped it).
+ */
+export async function s3ServerSetup(): Promise<S3Setup> {
+  shared ??= (async () => {
+    const token = await filesSetup()
+    const s3 = await S3rver.create()
+    const server = await startServerProcess({
+      ...s3.serverEnv(),
+      SVC_REST_MAX_UPLOAD_SIZE: '24MB',
+      MODELGATE_S3_TIMEOUT_MS: '1500',
+      // Also the longest wait for a free connection: a burst queues 200 requests on 4.
+      MODELGATE_S3_CONNECT_TIMEOUT_MS: '10000',
+      MODELGATE_S3_MAX_ATTEMPTS: '2',
+      MODELGATE_S3_MAX_SOCKETS: '4',
+    })
+    if (process.env.S3_TEST_LOG) server.child.stdout!.on('data', (d) => process.stderr.write(d))
+    process.once('exit', () => {
+      server.child.kill('SIGTERM')
+      s3.child?.kill('SIGKILL')
+      rmSync(s3.directory, { recursive: true, force: true })
+    })
+    return { s3, server, token }
+  })()
+  const setup = await shared
+  setup.s3.thaw()
+  if (!setup.s3.child) await setup.s3.start()
+  return setup
+}

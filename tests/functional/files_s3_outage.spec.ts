@@ -1,0 +1,261 @@
+/**
+ * Catalogue FT13: the S3 storage fails under a server process whose default storage is `s3`
+ * (s3rver, a child process of the test). A burst of malformed downloads leaves no stuck
+ * connection; s3rver killed mid-download and mid-upload, down, and frozen (SIGSTOP): file
+ * requests answer 503 in the documented shape within seconds, the entity API keeps answering,
+ * nothing is half-written; once s3rver is back, files work again without a restart.
+ * The server's S3 client is tight (tests/helpers/s3rver.ts: 1.5 s timeouts, 2 attempts, 4
+ * connections), so that a leaked connection or a missing timeout shows as a hang.
+ */
+import { test } from '@japa/runner'
+import type { ChildProcess } from 'node:child_process'
+import { readdir } from 'node:fs/promises'
+import http from 'node:http'
+import { PutObjectCommand } from '@aws-sdk/client-s3'
+import { PART_SIZE } from '#files/s3_storage'
+import { auth, dataFingerprint, request } from '#tests/helpers/files'
+import { BUCKET, type S3rver, keyOf, s3ServerSetup } from '#tests/helpers/s3rver'
+
+const MiB = 1024 * 1024
+const UNAVAILABLE_DOWNLOAD = {
+  error: 'File download failed',
+  details: 'The file storage is not available',
+}
+const UNAVAILABLE_UPLOAD = {
+  error: 'File upload failed',
+  details: 'The file storage is not available; nothing was stored',
+}
+
+test.group('Files API on S3: outages and bursts (FT13)', (group) => {
+  let s3: S3rver
+  let server: { child: ChildProcess; port: number }
+  let token = ''
+  let small = '' // a fileRef uploaded while S3 was up
+  const smallBytes = Buffer.from('kept across the outage\n'.repeat(100))
+  const call = (path: string, options: Parameters<typeof request>[1] = {}) =>
+    request(path, { ...options, port: server.port })
+  const upload = (data: Buffer | AsyncIterable<Buffer>, name = 'f.bin') =>
+    call(`/rest/files?name=${encodeURIComponent(name)}`, {
+      method: 'POST',
+      headers: { ...auth(token), 'Content-Type': 'application/octet-stream' },
+      body: data,
+    })
+  const download = (fileRef: string, headers: Record<string, string> = {}) =>
+    call(`/rest/files?fileRef=${encodeURIComponent(fileRef)}`, {
+      headers: { ...auth(token), ...headers },
+    })
+  const timed = async <T>(action: () => Promise<T>) => {
+    const started = Date.now()
+    const result = await action()
+    return { result, ms: Date.now() - started }
+  }
+  /** The entity API of the same server, while files fail. */
+  const entitiesAnswer = async (assert: any) => {
+    const list = await timed(() =>
+      call('/rest/entities/bookstore_Author?limit=5', { headers: auth(token) })
+    )
+    assert.equal(list.result.status, 200, list.result.text)
+    assert.isBelow(list.ms, 2000)
+    assert.equal((await call('/health')).status, 200)
+  }
+
+  group.setup(async () => {
+    ;({ s3, server, token } = await s3ServerSetup())
+    const up = await upload(smallBytes, 'kept.txt')
+    if (up.status !== 201) throw new Error(`setup upload: ${up.status} ${up.text}`)
+    small = up.body.fileRef
+  })
+
+  test('400 malformed downloads in one burst: 4xx each; no connection to S3 is left stuck', async ({
+    assert,
+  }) => {
+    const size = smallBytes.length
+    const bad: [string, Record<string, string>, number][] = []
+    for (let i = 0; i < 100; i++) {
+      const refs = ['s3://../../etc/passwd?name=x', `s3://2024/01/0${i % 9}/x?name=y`, `s3:${i}`]
+      bad.push([refs[i % 3], {}, 400], [`zz://2024/01/02/${i}.txt?name=a`, {}, 400])
+      const missing = `s3://2024/01/02/11111111-2222-4333-8444-${String(i).padStart(12, '0')}.txt?name=m`
+      bad.push([missing, {}, 404], [small, { Range: `bytes=${size + i}-` }, 416])
+    }
+    assert.lengthOf(bad, 400)
+    const { result: answers, ms } = await timed(() =>
+      Promise.all(bad.map(([ref, headers]) => download(ref, headers)))
+    )
+    answers.forEach((a, i) => assert.equal(a.status, bad[i][2], `${bad[i][0]}: ${a.text}`))
+    assert.isBelow(ms, 30_000)
+
+    // Requests that open S3 streams and drop them: HEAD, clients that leave after one chunk,
+    // malformed Range headers (ignored: the whole file, RFC 9110). With 4 connections to S3,
+    // one leak too many would make the downloads below wait forever.
+    const path = `/rest/files?fileRef=${encodeURIComponent(small)}`
+    const dropped = Array.from({ length: 20 }, () => dropAfterFirstChunk(server.port, path, token))
+    const heads = Array.from({ length: 20 }, () =>
+      call(path, { method: 'HEAD', headers: auth(token) })
+    )
+    await Promise.all([...dropped, ...heads])
+    for (const range of ['bytes=abc', 'bytes=5-1', 'items=0-1', 'bytes=0-1,3-4']) {
+      const whole = await download(small, { Range: range })
+      assert.equal(whole.status, 200, range)
+      assert.isTrue(whole.bytes.equals(smallBytes))
+    }
+    const after = await timed(() => Promise.all(Array.from({ length: 8 }, () => download(small))))
+    after.result.forEach((a) => assert.isTrue(a.bytes.equals(smallBytes)))
+    assert.isBelow(after.ms, 5000)
+  }).timeout(60_000)
+
+  test('killed mid-download: the client gets a cut connection, the server stays up', async ({
+    assert,
+  }) => {
+    // Larger than every socket buffer in between, so that the download is under way.
+    const key = '2024/01/02/11111111-2222-4333-8444-00000000b16b.bin'
+    const size = 64 * MiB
+    await s3.client.send(
+      new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: Buffer.alloc(size, 1) })
+    )
+    const result = await readThenKill(server.port, `s3://${key}?name=big.bin`, token, () =>
+      s3.kill()
+    )
+    assert.equal(result.status, 200)
+    assert.equal(result.contentLength, size)
+    assert.isBelow(result.received, size, 'fewer bytes than announced')
+    assert.isFalse(result.complete)
+    await entitiesAnswer(assert)
+  }).timeout(60_000)
+
+  test('while down: file requests 503 within seconds, entities 200, nothing written', async ({
+    assert,
+  }) => {
+    const before = await dataFingerprint()
+    const read = await timed(() => download(small))
+    assert.equal(read.result.status, 503, read.result.text)
+    assert.deepEqual(read.result.body, UNAVAILABLE_DOWNLOAD)
+    const ranged = await download(small, { Range: 'bytes=0-9' })
+    assert.deepEqual([ranged.status, ranged.body], [503, UNAVAILABLE_DOWNLOAD])
+    const write = await timed(() => upload(Buffer.alloc(100_000, 2)))
+    assert.equal(write.result.status, 503, write.result.text)
+    assert.deepEqual(write.result.body, UNAVAILABLE_UPLOAD)
+    assert.isBelow(Math.max(read.ms, write.ms), 3000)
+    assert.deepEqual(await dataFingerprint(), before, 'no entity data changed')
+    await entitiesAnswer(assert)
+  }).timeout(30_000)
+
+  test('killed mid-upload (after a part reached S3): 503, nothing in the bucket', async ({
+    assert,
+  }) => {
+    await s3.start()
+    const keys = await s3.keys()
+    const before = await dataFingerprint()
+    let killed = false
+    async function* body() {
+      for (let sent = 0; sent < 2 * PART_SIZE + MiB; sent += MiB) {
+        if (sent === PART_SIZE + MiB && !killed) {
+          await waitForPart(s3.directory)
+          await s3.kill()
+          killed = true
+        }
+        yield Buffer.alloc(MiB, 3)
+      }
+    }
+    const answer = await upload(body())
+    assert.isTrue(killed)
+    assert.equal(answer.status, 503, answer.text)
+    assert.deepEqual(answer.body, UNAVAILABLE_UPLOAD)
+    await s3.start()
+    assert.deepEqual(await s3.keys(), keys, 'no new object, final or temporary')
+    assert.deepEqual(await dataFingerprint(), before)
+  }).timeout(60_000)
+
+  test('frozen (accepts connections, never answers): 503 within the timeouts', async ({
+    assert,
+  }) => {
+    const keys = await s3.keys()
+    s3.freeze()
+    try {
+      const read = await timed(() => download(small))
+      assert.deepEqual([read.result.status, read.result.body], [503, UNAVAILABLE_DOWNLOAD])
+      const write = await timed(() => upload(Buffer.from('frozen')))
+      assert.deepEqual([write.result.status, write.result.body], [503, UNAVAILABLE_UPLOAD])
+      // 1.5 s of silence per attempt, 2 attempts.
+      assert.isBelow(Math.max(read.ms, write.ms), 5000)
+      await entitiesAnswer(assert)
+    } finally {
+      s3.thaw()
+    }
+    // S3 may still carry out the write it received while frozen: only under `_uploads/`
+    // (swept after an hour), never under a key a fileRef names.
+    const added = (await s3.keys()).filter((k) => !keys.includes(k))
+    assert.deepEqual(
+      added.filter((k) => !k.startsWith('_uploads/')),
+      []
+    )
+  }).timeout(30_000)
+
+  test('S3 back: uploads and downloads work again without a restart', async ({ assert }) => {
+    const old = await download(small)
+    assert.equal(old.status, 200, old.text)
+    assert.isTrue(old.bytes.equals(smallBytes))
+    const data = Buffer.alloc(PART_SIZE + 100, 9)
+    const up = await upload(data, 'after.bin')
+    assert.equal(up.status, 201, up.text)
+    assert.include(await s3.keys(), keyOf(up.body.fileRef))
+    const part = await download(up.body.fileRef, { Range: `bytes=${PART_SIZE}-` })
+    assert.equal(part.status, 206)
+    assert.isTrue(part.bytes.equals(data.subarray(PART_SIZE)))
+  }).timeout(30_000)
+})
+
+/** A download whose client leaves after the first chunk. */
+function dropAfterFirstChunk(port: number, path: string, token: string) {
+  return new Promise<void>((resolve) => {
+    const req = http.get({ host: '127.0.0.1', port, path, headers: auth(token) }, (res) => {
+      res.once('data', () => {
+        req.destroy()
+        resolve()
+      })
+      res.once('end', resolve)
+    })
+    req.on('error', () => resolve())
+  })
+}
+
+/** Starts a download, holds it after the first bytes, runs `fault`, then reads what comes. */
+function readThenKill(port: number, fileRef: string, token: string, fault: () => Promise<void>) {
+  const path = `/rest/files?fileRef=${encodeURIComponent(fileRef)}`
+  return new Promise<{
+    status: number
+    contentLength: number
+    received: number
+    complete: boolean
+  }>((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port, path, headers: auth(token) }, (res) => {
+      let received = 0
+      const done = () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          contentLength: Number(res.headers['content-length']),
+          received,
+          complete: res.complete,
+        })
+      res.on('data', (chunk: Buffer) => {
+        if (received === 0) {
+          res.pause()
+          setTimeout(() => fault().then(() => res.resume(), reject), 300)
+        }
+        received += chunk.length
+      })
+      res.once('close', done)
+      res.on('error', () => {})
+    })
+    req.on('error', () => {})
+  })
+}
+
+/** Waits until s3rver stored the first part of a multipart upload. */
+async function waitForPart(directory: string) {
+  for (let i = 0; i < 200; i++) {
+    const entries = await readdir(directory, { recursive: true }).catch(() => [] as string[])
+    if (entries.some((e) => /uploads\/[0-9a-f]+\/1\.md5$/.test(e))) return
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error('no part of the multipart upload reached s3rver')
+}
