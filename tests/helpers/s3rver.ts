@@ -14,6 +14,9 @@ import app from '@adonisjs/core/services/app'
 import { filesSetup } from '#tests/helpers/files'
 import { freePort, startServerProcess } from '#tests/helpers/server_process'
 
+// The SDK's notice that its 2027 releases need Node 22 (here and in the server processes).
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true'
+
 export const BUCKET = 'modelgate-test'
 /** s3rver's built-in account. */
 const KEY = 'S3RVER'
