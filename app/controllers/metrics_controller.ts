@@ -4,6 +4,7 @@ import app from '@adonisjs/core/services/app'
 import type operationsConfig from '#config/operations'
 import { MISSING_TOKEN, unauthorized } from '#oauth/resource_server'
 import { startMetrics } from '#operations/metrics'
+import { clusterMetricsText, inWorker } from '#operations/metrics_cluster'
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest()
 
@@ -23,7 +24,16 @@ export default class MetricsController {
     if (!timingSafeEqual(sha256(presented), this.#expected))
       return unauthorized(ctx, 'The metrics token is not valid')
     const { registry } = startMetrics()
-    const text = await registry.metrics()
+    // With WEB_CONCURRENCY workers: the whole instance, merged by the cluster primary.
+    let text: string
+    try {
+      text = inWorker() ? await clusterMetricsText() : await registry.metrics()
+    } catch (error) {
+      return ctx.response.status(503).send({
+        error: 'Service unavailable',
+        details: `Metrics could not be gathered: ${(error as Error).message}`,
+      })
+    }
     ctx.response.header('Content-Type', registry.contentType).header('Cache-Control', 'no-store')
     return text
   }

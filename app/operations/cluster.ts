@@ -44,6 +44,9 @@ export async function runPrimary(count: number) {
       wait()
     })
   }
+  // /metrics of any worker answers for all of them (metrics_cluster.ts): the primary relays.
+  if (process.env.MODELGATE_METRICS_TOKEN)
+    (await import('./metrics_cluster.js')).relayClusterMetrics()
   line(`starting ${count} workers (WEB_CONCURRENCY)`)
   const first = fork()
   // A first worker that cannot start (database unreachable, port in use) stops the primary

@@ -12,6 +12,7 @@ import db from '@adonisjs/lucid/services/db'
 import engine from '#engine/services/engine'
 import { cacheStats } from './cache_stats.js'
 import { HttpMetrics } from './http_metrics.js'
+import { inWorker, joinClusterMetrics } from './metrics_cluster.js'
 
 export const PREFIX = 'modelgate_'
 
@@ -84,6 +85,8 @@ function registerVersions(registry: Registry) {
     help: 'Change counters (mg_versions) this instance has loaded: model, roles, settings, security, messages',
     labelNames: ['key'],
     registers: [registry],
+    // Over WEB_CONCURRENCY workers: the one furthest behind.
+    aggregator: 'min',
     collect() {
       this.set({ key: 'model' }, engine.model.version)
       this.set({ key: 'roles' }, engine.rolesVersion)
@@ -97,6 +100,7 @@ function registerVersions(registry: Registry) {
     help: 'The Modelgate version this process runs (value 1)',
     labelNames: ['version'],
     registers: [registry],
+    aggregator: 'first',
   }).set({ version }, 1)
 }
 
@@ -118,6 +122,7 @@ export function startMetrics(): Metrics {
   registerDatabasePool(registry)
   registerCaches(registry)
   registerVersions(registry)
+  if (inWorker()) joinClusterMetrics(registry)
   metrics = { registry, http }
   return metrics
 }
