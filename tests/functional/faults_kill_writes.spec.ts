@@ -117,7 +117,7 @@ test.group('Faults FT1, FT2: SIGKILL during a bulk update and a composition save
   })
 
   test('each write is all old or all new, no orphans, the database intact', async ({ assert }) => {
-    for (let run = 0; run < runs(3); run++) {
+    for (let run = 0; run < runs(2); run++) {
       const order = await orderToSave(run)
       const name = `bulk-${run}`
       const bulk = customerIds.slice(0, updated).map((id) => ({ id, name }))
