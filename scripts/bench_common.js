@@ -19,13 +19,13 @@ export const serverEnv = (port) => ({
   MODELGATE_ADMIN_PASSWORD: 'bench-admin-password-0123456789',
 })
 
-/** Resolves once `${base}/health` answers 200 (30 s at most). */
+/** Resolves once `${base}/health` answers 200 (90 s at most: a loaded machine boots slowly). */
 export async function waitForServer(base) {
   for (let i = 0; ; i++) {
     try {
       if ((await fetch(`${base}/health`)).ok) return
     } catch {}
-    if (i > 300) throw new Error('server did not start')
+    if (i > 900) throw new Error('server did not start')
     await new Promise((r) => setTimeout(r, 100))
   }
 }

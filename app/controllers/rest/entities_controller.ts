@@ -9,8 +9,12 @@ import { withDataManager } from './data_access.js'
 import { routeParam } from './route_params.js'
 
 function json(ctx: HttpContext, status: number, body: unknown) {
+  return jsonText(ctx, stringifyJson(body), status)
+}
+
+function jsonText(ctx: HttpContext, text: string, status = 200) {
   ctx.response.header('Content-Type', 'application/json;charset=UTF-8')
-  return ctx.response.status(status).send(stringifyJson(body))
+  return ctx.response.status(status).send(text)
 }
 
 /** The request body as the lenient reader parsed it; unreadable JSON is a 400 (ours). */
@@ -31,17 +35,18 @@ export default class EntitiesController {
     return withDataManager(ctx, action)
   }
 
-  #page(ctx: HttpContext, page: { items: unknown[]; total?: number }) {
+  /** A page as the read pipeline wrote it (JSON text, data/read/json_writer.ts). */
+  #page(ctx: HttpContext, page: { json: string; total?: number }) {
     if (page.total !== undefined) ctx.response.header('X-Total-Count', String(page.total))
-    return json(ctx, 200, page.items)
+    return jsonText(ctx, page.json)
   }
 
   /** GET /rest/entities/:entity/:id */
   show(ctx: HttpContext) {
     return this.#run(ctx, async (data) => {
       const options = optionsFromQuery(ctx.request.qs())
-      const entity = await data.load(routeParam(ctx, 'entity'), routeParam(ctx, 'id'), options)
-      return json(ctx, 200, entity)
+      const entity = await data.loadJson(routeParam(ctx, 'entity'), routeParam(ctx, 'id'), options)
+      return jsonText(ctx, entity)
     })
   }
 
@@ -49,7 +54,7 @@ export default class EntitiesController {
   index(ctx: HttpContext) {
     return this.#run(ctx, async (data) => {
       const options = optionsFromQuery(ctx.request.qs())
-      return this.#page(ctx, await data.list(routeParam(ctx, 'entity'), options))
+      return this.#page(ctx, await data.listJson(routeParam(ctx, 'entity'), options))
     })
   }
 
@@ -58,7 +63,7 @@ export default class EntitiesController {
     return this.#run(ctx, async (data) => {
       const query = ctx.request.qs()
       const options = { ...optionsFromQuery(query), filter: filterFromQuery(query) }
-      return this.#page(ctx, await data.list(routeParam(ctx, 'entity'), options))
+      return this.#page(ctx, await data.listJson(routeParam(ctx, 'entity'), options))
     })
   }
 
@@ -66,7 +71,7 @@ export default class EntitiesController {
   searchByBody(ctx: HttpContext) {
     return this.#run(ctx, async (data) => {
       const options = optionsFromBody(requestBody(ctx))
-      return this.#page(ctx, await data.list(routeParam(ctx, 'entity'), options))
+      return this.#page(ctx, await data.listJson(routeParam(ctx, 'entity'), options))
     })
   }
 

@@ -65,6 +65,9 @@ export interface DataManagerContract {
   load(entity: string, id: string, options?: ReadOptions): Promise<EntityJson>
   list(entity: string, options?: ListOptions): Promise<{ items: EntityJson[]; total?: number }>
   count(entity: string, filter?: unknown): Promise<number>
+  /** `load` and `list` as JSON text: the same bytes as `stringifyJson` of their objects. */
+  loadJson(entity: string, id: string, options?: ReadOptions): Promise<string>
+  listJson(entity: string, options?: ListOptions): Promise<{ json: string; total?: number }>
   create(entity: string, body: EntityJson, options?: WriteOptions): Promise<EntityJson>
   createMany(entity: string, bodies: EntityJson[], options?: WriteOptions): Promise<EntityJson[]>
   update(entity: string, id: string, body: EntityJson, options?: WriteOptions): Promise<EntityJson>
@@ -90,6 +93,14 @@ export class DataManager implements DataManagerContract {
 
   count(entity: string, filter?: unknown) {
     return reader.count(this.context, entity, filter)
+  }
+
+  loadJson(entity: string, id: string, options?: ReadOptions) {
+    return reader.loadJson(this.context, entity, id, options)
+  }
+
+  listJson(entity: string, options?: ListOptions) {
+    return reader.listJson(this.context, entity, options)
   }
 
   create(entity: string, body: EntityJson, options?: WriteOptions) {

@@ -12,6 +12,7 @@ import { readRows } from './shaped.js'
 import type { ReadPlan } from './plan.js'
 import { outputAndLoad, planFilter, planPaging, planSort, readableEntity } from './plan.js'
 import { serialize } from './serializer.js'
+import { entityWriter } from './json_writer.js'
 import type { LoadedRow } from './loader.js'
 import { formatId } from './values.js'
 import { encodeSecurityToken } from '#security/security_token'
@@ -46,25 +47,33 @@ export function parseId(entity: EntityMeta, id: string): string | number {
   return id
 }
 
-function serializeAll(
-  ctx: DataContext,
-  plan: ReadPlan,
-  rows: Awaited<ReturnType<typeof loadRoot>>
-) {
-  const options = {
+function serializeOptions(ctx: DataContext, plan: ReadPlan) {
+  return {
     returnNulls: plan.returnNulls,
     token: ctx.securityTokens ? securityToken : undefined,
     caption: ctx.caption,
   }
+}
+
+function serializeAll(ctx: DataContext, plan: ReadPlan, rows: LoadedRow[]) {
+  const options = serializeOptions(ctx, plan)
   return rows.map((r) => serialize(ctx.model, plan.entity, plan.output, r, options))
 }
 
-export async function load(
+/** The rows as JSON text, each written by the plan's compiled writer (json_writer.ts). */
+function writeAll(ctx: DataContext, plan: ReadPlan, rows: LoadedRow[]): string[] {
+  const options = serializeOptions(ctx, plan)
+  const write = entityWriter(ctx.model, plan.entity, plan.output, plan.returnNulls)
+  const path = new Set<string>()
+  return rows.map((r) => write(r, path, options))
+}
+
+async function loadRows(
   ctx: DataContext,
   entityName: string,
   id: string,
-  options: ReadOptions = {}
-): Promise<EntityJson> {
+  options: ReadOptions
+): Promise<{ plan: ReadPlan; rows: LoadedRow[] }> {
   const entity = readableEntity(ctx, entityName)
   const key = parseId(entity, id)
   const plan: ReadPlan = {
@@ -78,14 +87,31 @@ export async function load(
   }
   const rows = await loadRoot(ctx, plan, key)
   if (rows.length === 0) throw instanceNotFound(entity.name, id)
+  return { plan, rows }
+}
+
+export async function load(
+  ctx: DataContext,
+  entityName: string,
+  id: string,
+  options: ReadOptions = {}
+): Promise<EntityJson> {
+  const { plan, rows } = await loadRows(ctx, entityName, id, options)
   return serializeAll(ctx, plan, rows)[0]
 }
 
-export async function list(
+/** `load` as JSON text (the same bytes as `stringifyJson` of its object). */
+export async function loadJson(
   ctx: DataContext,
   entityName: string,
-  options: ListOptions = {}
-): Promise<{ items: EntityJson[]; total?: number }> {
+  id: string,
+  options: ReadOptions = {}
+): Promise<string> {
+  const { plan, rows } = await loadRows(ctx, entityName, id, options)
+  return writeAll(ctx, plan, rows)[0]
+}
+
+async function listRows(ctx: DataContext, entityName: string, options: ListOptions) {
   const entity = readableEntity(ctx, entityName)
   const filter = planFilter(ctx, entity, options.filter)
   const plan: ReadPlan = {
@@ -96,9 +122,30 @@ export async function list(
     ...planPaging(ctx, options.limit, options.offset),
     returnNulls: !!options.returnNulls,
   }
-  const items = serializeAll(ctx, plan, await loadRoot(ctx, plan))
+  return { plan, rows: await loadRoot(ctx, plan) }
+}
+
+export async function list(
+  ctx: DataContext,
+  entityName: string,
+  options: ListOptions = {}
+): Promise<{ items: EntityJson[]; total?: number }> {
+  const { plan, rows } = await listRows(ctx, entityName, options)
+  const items = serializeAll(ctx, plan, rows)
   if (!options.returnCount) return { items }
   return { items, total: await countPlan(ctx, plan) }
+}
+
+/** `list` as a JSON array text (the same bytes as `stringifyJson` of its items). */
+export async function listJson(
+  ctx: DataContext,
+  entityName: string,
+  options: ListOptions = {}
+): Promise<{ json: string; total?: number }> {
+  const { plan, rows } = await listRows(ctx, entityName, options)
+  const json = `[${writeAll(ctx, plan, rows).join(',')}]`
+  if (!options.returnCount) return { json }
+  return { json, total: await countPlan(ctx, plan) }
 }
 
 async function countPlan(ctx: DataContext, plan: Pick<ReadPlan, 'entity' | 'filter'>) {

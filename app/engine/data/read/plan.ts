@@ -19,6 +19,7 @@ import { parseSort } from '../../query/sort.js'
 import { isPlainObject } from '../../query/errors.js'
 import type { DataContext } from '../data_manager.js'
 import { DataError, entityNotFound, fetchPlanNotFound, forbidden } from '../errors.js'
+import { memo } from './memo.js'
 
 export interface ReadPlan {
   entity: EntityMeta
@@ -187,6 +188,15 @@ const readable = (ctx: DataContext) => (a: AttributeMeta) =>
 
 export function planFilter(ctx: DataContext, entity: EntityMeta, filter: unknown) {
   if (filter === undefined) return null
+  if (typeof filter === 'string') {
+    // A query string's filter text: a bounded memo per text and policy key (memo.ts).
+    const key = `${entity.name}\u0000${ctx.permissions.key}\u0000${filter}`
+    return memo(ctx.model, 'filter', key, () => parseReadableFilter(ctx, entity, filter))
+  }
+  return parseReadableFilter(ctx, entity, filter)
+}
+
+function parseReadableFilter(ctx: DataContext, entity: EntityMeta, filter: unknown) {
   const parsed = parseFilter(ctx.model, entity.name, filter, { readable: readable(ctx) })
   if (!parsed.ok) throw new DataError(parsed.error.status, parsed.error.error, parsed.error.details)
   return parsed.value
@@ -222,8 +232,8 @@ export function planPaging(ctx: DataContext, limit: unknown, offset: unknown) {
 
 /**
  * The output and load plans. Named plans are cached per model version (`derive`) and policy key
- * (what the subject may view); inline plans are expanded per request, except the ones the server
- * itself chose (`serverPlan`: a bounded set, e.g. the minimal response of a write).
+ * (what the subject may view), and so are the ones the server itself chose (`serverPlan`: a
+ * bounded set, e.g. the minimal response of a write); inline plans of clients in a bounded memo.
  */
 export function outputAndLoad(
   ctx: DataContext,
@@ -236,7 +246,16 @@ export function outputAndLoad(
     return { output, load: secure(ctx, withInstanceNames(ctx.model, output)) }
   }
   const name = fetchPlan ?? '_base'
-  if (typeof name !== 'string' || (!serverPlan && isJsonObject(name))) return build()
+  if (typeof name !== 'string') return build()
+  if (!serverPlan && isJsonObject(name)) {
+    // Inline plans: a bounded memo per text and policy key (memo.ts).
+    return memo(
+      ctx.model,
+      'inlinePlan',
+      `${entity.name}\u0000${ctx.permissions.key}\u0000${name}`,
+      build
+    )
+  }
   // Unknown plans throw before anything is cached: cache keys stay bounded by the model.
   const key = `readPlan:${entity.name}\u0000${name}\u0000${ctx.permissions.key}`
   return ctx.model.derive(key, build)

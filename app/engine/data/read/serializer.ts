@@ -6,78 +6,21 @@
  */
 import type { AttributeMeta, EntityMeta, Model } from '../../metadata/model.js'
 import type { PlanNode } from '../../query/fetch_plans.js'
-import { instanceNameTemplate } from '../../query/fetch_plans.js'
 import type { EntityJson } from '../data_manager.js'
 import type { LoadedRow } from './loader.js'
 import { formatId, formatValue } from './values.js'
-import { fillPattern } from './instance_name.js'
+import { instanceNameOf, type Caption } from './instance_names.js'
 
-const NOT_LOADED = Symbol('not loaded')
+export type { Caption } from './instance_names.js'
 
-/** Caption of a model element in the request locale (`<enum>.<VALUE>` keys, app/i18n). */
-export type Caption = (key: string) => string
-
-/** The text of one instance-name path, or NOT_LOADED when something it needs is missing. */
-function pathText(
-  model: Model,
-  entity: EntityMeta,
-  node: LoadedRow,
-  path: readonly string[],
-  at: number,
-  caption: Caption | undefined
-): unknown {
-  const first = path[at]
-  const a = entity.attributes.get(first)
-  if (!a) return NOT_LOADED
-  if (a.kind === 'datatype') {
-    if (!a.column || !(a.column in node.row)) return NOT_LOADED
-    const value = node.row[a.column]
-    if (value === null || value === undefined) return ''
-    if (a.datatype === 'enum') {
-      const def = model.enums.get(a.definition?.enum ?? '')
-      const v = def?.values.find((e) => e.id === String(value))
-      if (def && v && caption) return caption(`${def.name}.${v.name}`)
-      const captions = v?.caption as Record<string, string> | undefined
-      return captions?.en ?? v?.name ?? String(value)
-    }
-    const formatted = formatValue(model, a, value)
-    return typeof formatted === 'object' ? JSON.stringify(formatted) : String(formatted)
-  }
-  if (!node.rel.has(first)) return NOT_LOADED
-  const child = node.rel.get(first)
-  if (Array.isArray(child)) return NOT_LOADED
-  if (!child) return ''
-  const target = model.entity(a.target!)!
-  return at + 1 < path.length
-    ? pathText(model, target, child, path, at + 1, caption)
-    : instanceName(model, target, child, caption)
-}
-
-/** Instance name from the pattern; upstream's `toString()` fallback when it cannot be made. */
+/** Instance name from the pattern (compiled per entity: instance_names.ts). */
 export function instanceName(
   model: Model,
   entity: EntityMeta,
   node: LoadedRow,
   caption?: Caption
 ): string {
-  const fallback = () => `${entity.name}-${formatId(node.row.id)} [detached]`
-  // The pattern is compiled once per entity (literals around paths).
-  const template = instanceNameTemplate(entity)
-  if (!template) return fallback()
-  if (!template.braces) {
-    const text = template.paths.length
-      ? pathText(model, entity, node, template.paths[0], 0, caption)
-      : NOT_LOADED
-    return text === NOT_LOADED ? fallback() : String(text)
-  }
-  const texts: string[] = []
-  for (const path of template.paths) {
-    const text = pathText(model, entity, node, path, 0, caption)
-    if (text === NOT_LOADED) return fallback()
-    texts.push(String(text))
-  }
-  // An empty part (null value or reference) goes without its brackets (instance_name.ts).
-  return fillPattern(template.literals, texts)
+  return instanceNameOf(model, entity)(node, caption)
 }
 
 export interface SerializeOptions {

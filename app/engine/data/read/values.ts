@@ -1,8 +1,9 @@
 /**
  * Stored column values -> upstream JSON values (reference 4.3), for both dialects: SQLite hands
- * back text, 0/1 and doubles for `numeric`, node-pg hands back Date objects (local time for
- * `date`/`timestamp`, an instant for `timestamptz`), numeric text for `numeric`/`bigint` and
- * parsed `jsonb`. Decimals become JsonNumbers with the attribute's scale (json_text.ts).
+ * back text, 0/1 and doubles for `numeric`; node-pg numeric text for `numeric`/`bigint`, parsed
+ * `jsonb`, and for `date`/`timestamp`/`timestamptz` text on the read pipeline's direct path
+ * (schema/dialects/pg_text_types.ts), Date objects elsewhere (local time for `date`/`timestamp`,
+ * an instant for `timestamptz`): both give the same text. Decimals become JsonNumbers with the attribute's scale (json_text.ts).
  */
 import type { AttributeMeta, Model } from '../../metadata/model.js'
 import { parseDecimal, scaleDecimal } from '../../query/values/numbers.js'
@@ -32,10 +33,14 @@ function dateTimeText(text: string): string {
   return `${m[1]}T${m[2]}${m[3] ?? ':00'}${frac === '.' ? '' : frac}`
 }
 
+/** The form `toISOString` writes (SQLite's stored form; PostgreSQL's as direct reads take it). */
+const ISO_INSTANT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/
+
 function instant(value: unknown): string {
   if (value instanceof Date) return value.toISOString()
   if (typeof value === 'number') return new Date(value).toISOString()
   const text = String(value)
+  if (ISO_INSTANT.test(text)) return text
   // Text from SQLite: keep the stored offset; a bare local text is read as UTC.
   const parsed = new Date(/[zZ]|[+-]\d{2}(:?\d{2})?$/.test(text) ? text : `${text}Z`)
   return Number.isNaN(parsed.getTime()) ? text : parsed.toISOString()

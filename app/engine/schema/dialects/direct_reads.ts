@@ -7,7 +7,8 @@
  *   statements kept per SQL text. WAL mode: it sees every committed write and never waits for
  *   a write transaction holding the pool's single connection.
  * - PostgreSQL: a connection from knex's pool, a parameterised query (prepared once it repeats:
- *   pg_statements.ts), the same type parsers.
+ *   pg_statements.ts), the same type parsers except dates and timestamps, read as text
+ *   (pg_text_types.ts).
  *
  * Each statement is reported through knex's `query` and `query-response` events, as a builder
  * query is (statement counts in tests, query logging). Only reads outside a transaction come
@@ -18,6 +19,7 @@ import type { ConnectionContract } from '@adonisjs/lucid/types/database'
 import { ShapeCache } from './statement_shapes.js'
 import { cachePreparedStatements } from './sqlite_statements.js'
 import { statementName, submit } from './pg_statements.js'
+import { TextTemporalQuery } from './pg_text_types.js'
 
 type Row = Record<string, unknown>
 
@@ -78,7 +80,9 @@ function pgReader(knex: Knex): DirectReader {
       const name = statementName(reader.model as object | null, sql)
       const conn = await client.acquireConnection()
       try {
-        const { rows } = await submit(conn, { name, text: sql, values: bindings })
+        // Dates and timestamps come back as text (pg_text_types.ts).
+        const statement = { name, text: sql, values: bindings }
+        const { rows } = await submit<{ rows: Row[] }>(conn, statement, TextTemporalQuery as any)
         report(knex, sql, bindings, rows)
         return rows
       } finally {
