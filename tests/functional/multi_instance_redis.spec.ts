@@ -1,0 +1,186 @@
+/**
+ * Redis as the shared store (REDIS_URL, config/redis.ts): two `node server.js` instances on
+ * the test database and the local Redis. A sign-in started on one instance continues on the
+ * other with the session data in Redis (the cookie carries only its id); failed sign-ins and
+ * client authentications are counted in Redis, not in the database, across both instances.
+ * Every key of the run carries a prefix of its own; only those keys are deleted afterwards.
+ */
+import { test } from '@japa/runner'
+import type { ChildProcess } from 'node:child_process'
+import { Redis } from 'ioredis'
+import * as oauth from 'oauth4webapi'
+import db from '@adonisjs/lucid/services/db'
+import { resetDatabase } from '#tests/helpers/database'
+import { createClient, createUser } from '#tests/helpers/oauth'
+import { randomToken } from '#oauth/secrets'
+import { startServerProcess } from '#tests/helpers/server_process'
+import { csrfOf, RoutedBrowser, withToken } from '#tests/helpers/instances'
+
+const REDIRECT = 'http://127.0.0.1:9/callback'
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0'
+const PREFIX = `mgtest:${process.env.TEST_ID ?? 'run'}:${process.pid}:${randomToken(4)}:`
+
+/** The session id inside the signed `mg-session` cookie (`s:<base64url JSON>.<signature>`). */
+function sessionId(cookie: string): string {
+  const signed = decodeURIComponent(cookie).replace(/^s:/, '')
+  const payload = signed.slice(0, signed.lastIndexOf('.'))
+  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')).message
+}
+
+async function ownKeys(redis: Redis): Promise<string[]> {
+  const keys: string[] = []
+  let cursor = '0'
+  do {
+    const [next, batch] = await redis.scan(cursor, 'MATCH', `${PREFIX}*`, 'COUNT', 500)
+    cursor = next
+    keys.push(...batch)
+  } while (cursor !== '0')
+  return keys
+}
+
+test.group('two instances sharing Redis (REDIS_URL)', (group) => {
+  const children: ChildProcess[] = []
+  const origins: string[] = []
+  let redis: Redis
+
+  group.setup(async () => {
+    redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 })
+    await redis.connect().catch((error) => {
+      throw new Error(`Redis is not reachable at ${REDIS_URL} (TEST_REDIS_URL): ${error.message}`)
+    })
+    await resetDatabase()
+    const env = { REDIS_URL, REDIS_KEY_PREFIX: PREFIX, MODELGATE_WATCH_INTERVAL_MS: '500' }
+    for (const { child, port } of await Promise.all([
+      startServerProcess(env),
+      startServerProcess(env),
+    ])) {
+      children.push(child)
+      origins.push(`http://127.0.0.1:${port}`)
+    }
+    return async () => {
+      for (const child of children) child.kill('SIGTERM')
+      await Promise.all(children.map((c) => c.exitCode ?? new Promise((r) => c.once('exit', r))))
+      const keys = await ownKeys(redis)
+      if (keys.length) await redis.del(...keys)
+      redis.disconnect()
+    }
+  })
+
+  test('a sign-in begun on one instance ends on the other; the session is in Redis', async ({
+    assert,
+  }) => {
+    const { client, secret } = await createClient({
+      grantTypes: ['authorization_code'],
+      redirectUris: [REDIRECT],
+    })
+    const { user, password } = await createUser('mi-redis-alice')
+    // Every request goes to the other instance than the one before.
+    const browser = new RoutedBrowser(origins)
+    const verifier = oauth.generateRandomCodeVerifier()
+    const authorize = `/oauth2/authorize?${new URLSearchParams({
+      response_type: 'code',
+      client_id: client.clientId,
+      redirect_uri: REDIRECT,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state: 'xyz',
+    })}`
+    assert.equal((await browser.fetch(authorize)).status, 302)
+    const page = await browser.fetch('/as-login')
+    const login = await browser.fetch('/as-login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        username: user.username,
+        password,
+        _csrf: csrfOf(await page.text()),
+      }),
+    })
+    assert.equal(login.status, 302)
+    const back = await browser.fetch(login.headers.get('location')!)
+    assert.equal(back.status, 302, await back.clone().text())
+    assert.deepEqual(browser.servedBy, [...origins, ...origins])
+    const callback = new URL(back.headers.get('location')!)
+    assert.equal(callback.searchParams.get('state'), 'xyz')
+
+    // The cookie holds the id only; the data (who signed in) is in Redis under the prefix.
+    const id = sessionId(browser.cookies.get('mg-session')!)
+    const stored = await redis.get(`${PREFIX}${id}`)
+    assert.isString(stored)
+    const ttl = await redis.ttl(`${PREFIX}${id}`)
+    assert.isAbove(ttl, 0)
+    assert.isAtMost(ttl, 7200)
+
+    const token = await fetch(`${origins[0]}/oauth2/token`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'Authorization': `Basic ${Buffer.from(`${client.clientId}:${secret}`).toString('base64')}`,
+      },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: callback.searchParams.get('code')!,
+        redirect_uri: REDIRECT,
+        code_verifier: verifier,
+      }),
+    })
+    assert.equal(token.status, 200)
+    const { access_token: accessToken } = (await token.json()) as { access_token: string }
+    const info = await fetch(`${origins[1]}/rest/userInfo`, withToken(accessToken))
+    assert.equal(((await info.json()) as any).username, 'mi-redis-alice')
+
+    // A session removed from Redis (as a sign-out removes it) is gone for every instance.
+    await redis.del(`${PREFIX}${id}`)
+    const again = await browser.fetch(authorize)
+    assert.equal(again.headers.get('location'), '/as-login')
+  }).timeout(60000)
+
+  test('failed sign-ins and client authentications are counted in Redis by both', async ({
+    assert,
+  }) => {
+    const attempt = async (origin: string) => {
+      const browser = new RoutedBrowser([origin])
+      const html = await (await browser.fetch('/as-login')).text()
+      return browser.fetch('/as-login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          username: 'mi-redis-nobody',
+          password: 'wrong',
+          _csrf: csrfOf(html),
+        }),
+      })
+    }
+    for (let i = 0; i < 5; i++) assert.equal((await attempt(origins[i % 2])).status, 302)
+    for (const origin of origins) assert.equal((await attempt(origin)).status, 429, origin)
+
+    const { client, secret } = await createClient()
+    const tokenRequest = (origin: string, password: string) =>
+      fetch(`${origin}/oauth2/token`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          'Authorization': `Basic ${Buffer.from(`${client.clientId}:${password}`).toString('base64')}`,
+        },
+        body: 'grant_type=client_credentials',
+      })
+    for (let i = 0; i < 10; i++)
+      assert.equal((await tokenRequest(origins[i % 2], 'wrong')).status, 401)
+    for (const origin of origins) assert.equal((await tokenRequest(origin, secret)).status, 429)
+
+    const keys = await ownKeys(redis)
+    assert.isTrue(
+      keys.some((k) => k.includes('mi-redis-nobody')),
+      keys.join(', ')
+    )
+    assert.isTrue(
+      keys.some((k) => k.includes(client.clientId)),
+      keys.join(', ')
+    )
+    const inDatabase = await db
+      .from('rate_limits')
+      .where('key', 'like', '%mi-redis-nobody%')
+      .orWhere('key', 'like', `%${client.clientId}%`)
+    assert.lengthOf(inDatabase, 0, 'the database store is not used')
+  }).timeout(60000)
+})
