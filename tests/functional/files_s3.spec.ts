@@ -124,14 +124,14 @@ test.group('Files API on S3 (s3rver)', (group) => {
     assert,
   }) => {
     const before = { keys: await s3.keys(), ...(await snapshot()) }
-    const limit = 24 * MiB
+    const limit = 12 * MiB
     const declared = await upload(Buffer.alloc(limit + 1, 7), 'too-big.bin')
     assert.equal(declared.status, 413, declared.text)
     assert.deepEqual(declared.body, {
       error: 'File upload failed',
       details: `The file is larger than the maximum upload size (${limit} bytes)`,
     })
-    // Chunked: three parts reach S3 before the limit is crossed; the multipart upload is aborted.
+    // Chunked: a part reaches S3 before the limit is crossed; the multipart upload is aborted.
     const streamed = await upload(chunked(Buffer.alloc(limit + MiB, 8)), 'too-big.bin')
     assert.equal(streamed.status, 413, streamed.text)
     assert.deepEqual({ keys: await s3.keys(), ...(await snapshot()) }, before)

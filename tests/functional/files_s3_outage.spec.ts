@@ -1,7 +1,7 @@
 /**
  * Catalogue FT13: the S3 storage fails under a server process whose default storage is `s3`
  * (s3rver, a child process of the test). A burst of malformed downloads leaves no stuck
- * connection; s3rver killed mid-download and mid-upload, down, and frozen (SIGSTOP): file
+ * connection; s3rver killed mid-download and mid-upload (one kill), down, and frozen: file
  * requests answer 503 in the documented shape within seconds, the entity API keeps answering,
  * nothing is half-written; once s3rver is back, files work again without a restart.
  * The server's S3 client is tight (tests/helpers/s3rver.ts: 1.5 s timeouts, 2 attempts, 4
@@ -31,6 +31,7 @@ test.group('Files API on S3: outages and bursts (FT13)', (group) => {
   let server: { child: ChildProcess; port: number }
   let token = ''
   let small = '' // a fileRef uploaded while S3 was up
+  let keysBeforeKill: string[] = []
   const smallBytes = Buffer.from('kept across the outage\n'.repeat(100))
   const call = (path: string, options: Parameters<typeof request>[1] = {}) =>
     request(path, { ...options, port: server.port })
@@ -103,22 +104,44 @@ test.group('Files API on S3: outages and bursts (FT13)', (group) => {
     assert.isBelow(after.ms, 5000)
   }).timeout(60_000)
 
-  test('killed mid-download: the client gets a cut connection, the server stays up', async ({
+  test('killed while a download and an upload are under way: cut download, 503 upload', async ({
     assert,
   }) => {
-    // Larger than every socket buffer in between, so that the download is under way.
-    const key = '2024/01/02/11111111-2222-4333-8444-00000000b16b.bin'
+    // Larger than every socket buffer in between, so that the download is still under way.
+    const bigKey = '2024/01/02/11111111-2222-4333-8444-00000000b16b.bin'
     const size = 64 * MiB
     await s3.client.send(
-      new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: Buffer.alloc(size, 1) })
+      new PutObjectCommand({ Bucket: BUCKET, Key: bigKey, Body: Buffer.alloc(size, 1) })
     )
-    const result = await readThenKill(server.port, `s3://${key}?name=big.bin`, token, () =>
-      s3.kill()
-    )
-    assert.equal(result.status, 200)
-    assert.equal(result.contentLength, size)
-    assert.isBelow(result.received, size, 'fewer bytes than announced')
-    assert.isFalse(result.complete)
+    keysBeforeKill = await s3.keys()
+    const before = await dataFingerprint()
+    const held = heldDownload(server.port, `s3://${bigKey}?name=big.bin`, token)
+    let killed = false
+    // The kill comes once the upload's first part is stored and the download has begun. The
+    // last 2 MiB go out after it: the server reads the whole body (after a failure it reads up
+    // to 4 MB more), so the client sees the answer rather than a reset.
+    async function* body() {
+      for (let sent = 0; sent < PART_SIZE + 2 * MiB; sent += MiB) {
+        if (sent === PART_SIZE + MiB) {
+          await Promise.all([held.started, waitForPart(s3.directory)])
+          await s3.kill()
+          killed = true
+        }
+        yield Buffer.alloc(MiB, 3)
+      }
+    }
+    const answer = await upload(body())
+    assert.isTrue(killed)
+    assert.equal(answer.status, 503, answer.text)
+    assert.deepEqual(answer.body, UNAVAILABLE_UPLOAD)
+
+    held.resume()
+    const cut = await held.result
+    assert.equal(cut.status, 200)
+    assert.equal(cut.contentLength, size)
+    assert.isBelow(cut.received, size, 'fewer bytes than announced')
+    assert.isFalse(cut.complete)
+    assert.deepEqual(await dataFingerprint(), before, 'no entity data changed')
     await entitiesAnswer(assert)
   }).timeout(60_000)
 
@@ -139,38 +162,23 @@ test.group('Files API on S3: outages and bursts (FT13)', (group) => {
     await entitiesAnswer(assert)
   }).timeout(30_000)
 
-  test('killed mid-upload (after a part reached S3): 503, nothing in the bucket', async ({
-    assert,
-  }) => {
-    await s3ServerSetup() // s3rver running again
-    const keys = await s3.keys()
-    const before = await dataFingerprint()
-    let killed = false
-    // The last 2 MiB (the second part) go out after the kill: the server reads the whole body
-    // (what remains after a failure is read up to 4 MB), so the client sees the answer.
-    async function* body() {
-      for (let sent = 0; sent < PART_SIZE + 2 * MiB; sent += MiB) {
-        if (sent === PART_SIZE + MiB && !killed) {
-          await waitForPart(s3.directory)
-          await s3.kill()
-          killed = true
-        }
-        yield Buffer.alloc(MiB, 3)
-      }
-    }
-    const answer = await upload(body())
-    assert.isTrue(killed)
-    assert.equal(answer.status, 503, answer.text)
-    assert.deepEqual(answer.body, UNAVAILABLE_UPLOAD)
-    await s3.start()
-    assert.deepEqual(await s3.keys(), keys, 'no new object, final or temporary')
-    assert.deepEqual(await dataFingerprint(), before)
-  }).timeout(60_000)
-
+  test('S3 back: uploads and downloads work again without a restart', async ({ assert }) => {
+    await s3ServerSetup() // started again, same port and directory
+    assert.deepEqual(await s3.keys(), keysBeforeKill, 'nothing of the broken upload')
+    const old = await download(small)
+    assert.equal(old.status, 200, old.text)
+    assert.isTrue(old.bytes.equals(smallBytes))
+    const data = Buffer.alloc(PART_SIZE + 100, 9)
+    const up = await upload(data, 'after.bin')
+    assert.equal(up.status, 201, up.text)
+    assert.include(await s3.keys(), keyOf(up.body.fileRef))
+    const part = await download(up.body.fileRef, { Range: `bytes=${PART_SIZE}-` })
+    assert.equal(part.status, 206)
+    assert.isTrue(part.bytes.equals(data.subarray(PART_SIZE)))
+  }).timeout(30_000)
   test('frozen (accepts connections, never answers): 503 within the timeouts', async ({
     assert,
   }) => {
-    await s3ServerSetup()
     const keys = await s3.keys()
     s3.freeze()
     try {
@@ -191,20 +199,7 @@ test.group('Files API on S3: outages and bursts (FT13)', (group) => {
       added.filter((k) => !k.startsWith('_uploads/')),
       []
     )
-  }).timeout(30_000)
-
-  test('S3 back: uploads and downloads work again without a restart', async ({ assert }) => {
-    await s3ServerSetup()
-    const old = await download(small)
-    assert.equal(old.status, 200, old.text)
-    assert.isTrue(old.bytes.equals(smallBytes))
-    const data = Buffer.alloc(PART_SIZE + 100, 9)
-    const up = await upload(data, 'after.bin')
-    assert.equal(up.status, 201, up.text)
-    assert.include(await s3.keys(), keyOf(up.body.fileRef))
-    const part = await download(up.body.fileRef, { Range: `bytes=${PART_SIZE}-` })
-    assert.equal(part.status, 206)
-    assert.isTrue(part.bytes.equals(data.subarray(PART_SIZE)))
+    assert.isTrue((await download(small)).bytes.equals(smallBytes), 'thawed: files work again')
   }).timeout(30_000)
 })
 
@@ -222,36 +217,44 @@ function dropAfterFirstChunk(port: number, path: string, token: string) {
   })
 }
 
-/** Starts a download, holds it after the first bytes, runs `fault`, then reads what comes. */
-function readThenKill(port: number, fileRef: string, token: string, fault: () => Promise<void>) {
+/** A download held after its first bytes (`started`) until `resume()`; then what arrived. */
+function heldDownload(port: number, fileRef: string, token: string) {
   const path = `/rest/files?fileRef=${encodeURIComponent(fileRef)}`
-  return new Promise<{
+  let started!: () => void
+  let res: http.IncomingMessage | undefined
+  const result = new Promise<{
     status: number
     contentLength: number
     received: number
     complete: boolean
   }>((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path, headers: auth(token) }, (res) => {
+    const req = http.get({ host: '127.0.0.1', port, path, headers: auth(token) }, (response) => {
+      res = response
       let received = 0
-      const done = () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          contentLength: Number(res.headers['content-length']),
-          received,
-          complete: res.complete,
-        })
-      res.on('data', (chunk: Buffer) => {
+      response.on('data', (chunk: Buffer) => {
         if (received === 0) {
-          res.pause()
-          setTimeout(() => fault().then(() => res.resume(), reject), 300)
+          response.pause()
+          started()
         }
         received += chunk.length
       })
-      res.once('close', done)
-      res.on('error', () => {})
+      response.once('close', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          contentLength: Number(response.headers['content-length']),
+          received,
+          complete: response.complete,
+        })
+      )
+      response.on('error', () => {})
     })
-    req.on('error', () => {})
+    req.on('error', reject)
   })
+  return {
+    started: new Promise<void>((resolve) => (started = resolve)),
+    resume: () => res?.resume(),
+    result,
+  }
 }
 
 /** Waits until s3rver stored the first part of a multipart upload. */

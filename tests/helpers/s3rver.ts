@@ -150,7 +150,7 @@ export async function s3ServerSetup(): Promise<S3Setup> {
     const s3 = await S3rver.create()
     const server = await startServerProcess({
       ...s3.serverEnv(),
-      SVC_REST_MAX_UPLOAD_SIZE: '24MB',
+      SVC_REST_MAX_UPLOAD_SIZE: '12MB',
       MODELGATE_S3_TIMEOUT_MS: '1500',
       // Also the longest wait for a free connection: a burst queues 200 requests on 4.
       MODELGATE_S3_CONNECT_TIMEOUT_MS: '10000',
