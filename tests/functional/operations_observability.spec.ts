@@ -8,9 +8,8 @@
  * through it, then no secret, token, code or password may appear anywhere in what it printed.
  */
 import { test } from '@japa/runner'
-import type { ChildProcess } from 'node:child_process'
 import { randomBytes, createHash } from 'node:crypto'
-import { startServerProcess } from '#tests/helpers/server_process'
+import { startServerProcess, type ServerProcess } from '#tests/helpers/server_process'
 import { createClient, createUser } from '#tests/helpers/oauth'
 import { applyDoc } from '#tests/helpers/engine'
 
@@ -77,7 +76,7 @@ test.group('operations: /metrics without a token configured', () => {
 })
 
 test.group('operations: metrics and logs of a server process', (group) => {
-  let server: { child: ChildProcess; port: number }
+  let server: ServerProcess
   let base = ''
   /** stdout (JSON lines) and everything the process printed (stdout and stderr). */
   let stdout = ''
@@ -95,7 +94,10 @@ test.group('operations: metrics and logs of a server process', (group) => {
       output += chunk
     })
     server.child.stderr!.on('data', (chunk) => (output += chunk))
-    return () => void server.child.kill('SIGTERM')
+    return async () => {
+      server.child.kill('SIGTERM')
+      await server.exited
+    }
   })
 
   const scrape = async () => {
