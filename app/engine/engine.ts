@@ -25,6 +25,11 @@ export class Engine {
   securityVersion = 0
   /** mg_versions 'roles': bumped by every change of roles or role assignments. */
   rolesVersion = 0
+  /**
+   * When this instance last swapped in a new model (epoch ms): a request that started on the
+   * previous snapshot may still run its SQL against the changed tables for a moment.
+   */
+  modelChangedAt = 0
   #watcher: ChangeWatcher
   #started: Promise<void> | null = null
 
@@ -62,6 +67,7 @@ export class Engine {
 
   async #reload() {
     const modelChanged = await this.registry.refresh(this.db)
+    if (modelChanged) this.modelChangedAt = Date.now()
     await this.properties.refresh(this.db.connection())
     this.securityVersion = await readVersion(this.db.connection(), 'security')
     this.rolesVersion = await readVersion(this.db.connection(), 'roles')

@@ -58,3 +58,25 @@ export function databaseFailureBody(failure: DatabaseFailure) {
           'The database cannot be reached at the moment; the request was not carried out. Try again shortly.',
       }
 }
+
+/**
+ * Errors of SQL built from a model snapshot that a model change (DDL) has just overtaken: a
+ * renamed or dropped column or table, or a PostgreSQL prepared statement whose result columns
+ * changed. Only a race when the model changed around the request (see `schemaRace`).
+ */
+export function staleSchemaError(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown }
+  const code = String(e?.code ?? '')
+  const message = String(e?.message ?? '')
+  if (code === '42703' || code === '42P01') return true
+  if (code === '0A000' && /cached plan must not change result type/.test(message)) return true
+  return code.startsWith('SQLITE_ERROR') && /no such (column|table)/.test(message)
+}
+
+/** How long after this instance loaded a new model a stale-schema error counts as a race. */
+export const SCHEMA_RACE_WINDOW_MS = 2000
+
+export const schemaRaceBody = {
+  error: 'Model changed',
+  details: 'The data model changed while the request ran; nothing was changed. Try again.',
+}

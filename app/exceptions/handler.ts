@@ -1,7 +1,14 @@
 import app from '@adonisjs/core/services/app'
 import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
 import router from '@adonisjs/core/services/router'
-import { databaseFailure, databaseFailureBody } from '#exceptions/database_errors'
+import engine from '#engine/services/engine'
+import {
+  SCHEMA_RACE_WINDOW_MS,
+  databaseFailure,
+  databaseFailureBody,
+  schemaRaceBody,
+  staleSchemaError,
+} from '#exceptions/database_errors'
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
 
@@ -9,6 +16,19 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
 function allowedMethods(ctx: HttpContext): string[] {
   const path = ctx.request.url()
   return METHODS.filter((m) => m !== ctx.request.method() && router.match(path, m) !== null)
+}
+
+/**
+ * A stale-schema error that a model change explains (catalogue FT9): this instance loaded a new
+ * model moments ago, or another instance changed it and this one has not polled yet (a refresh
+ * now shows a new model). Otherwise it stays a 500: a real bug must not hide as a 503.
+ */
+async function schemaRace(error: unknown): Promise<boolean> {
+  if (!staleSchemaError(error)) return false
+  if (Date.now() - engine.modelChangedAt < SCHEMA_RACE_WINDOW_MS) return true
+  const before = engine.model
+  await engine.refresh().catch(() => {})
+  return engine.model !== before
 }
 
 /**
@@ -25,6 +45,9 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     const failure = status === 500 ? databaseFailure(error) : null
     if (failure) {
       return ctx.response.status(503).header('Retry-After', '1').send(databaseFailureBody(failure))
+    }
+    if (status === 500 && (await schemaRace(error))) {
+      return ctx.response.status(503).header('Retry-After', '1').send(schemaRaceBody)
     }
     if (status >= 500) {
       return ctx.response
@@ -58,11 +81,13 @@ export default class HttpExceptionHandler extends ExceptionHandler {
   }
 
   async report(error: unknown, ctx: HttpContext) {
-    // One line, no stack: an outage makes many of these, and they are not bugs.
+    // One line, no stack: an outage or a model change makes many of these, and they are not
+    // bugs (report runs before handle decides; a stale-schema error that no model change
+    // explains still answers 500).
     const failure = databaseFailure(error)
-    if (failure) {
+    if (failure || staleSchemaError(error)) {
       const { code, message } = error as { code?: string; message?: string }
-      return ctx.logger.warn({ code }, `database ${failure}: ${message}`)
+      return ctx.logger.warn({ sqlState: code }, `database ${failure ?? 'schema'}: ${message}`)
     }
     return super.report(error, ctx)
   }
