@@ -67,7 +67,7 @@ defaults
   # A request that found a closed or refused connection goes to another instance.
   retries 3
   option redispatch 1
-  retry-on conn-failure empty-response response-timeout 503
+  retry-on conn-failure empty-response 503
   option http-buffer-request
 
 frontend modelgate
