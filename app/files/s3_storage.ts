@@ -108,8 +108,9 @@ export class S3Storage implements FileStorage {
         })
       )
     } catch (error) {
-      // Best effort: a bucket lifecycle rule (AbortIncompleteMultipartUpload) covers the rest.
-      await this.client
+      // Best effort, not awaited (S3 may be down: the client gets its answer without another
+      // round of retries); a bucket lifecycle rule (AbortIncompleteMultipartUpload) covers it.
+      this.client
         .send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId }))
         .catch(() => {})
       throw error
