@@ -1,0 +1,127 @@
+/*
+ * Several instances behind a load balancer vs one instance (issue 23), on PostgreSQL (scratch
+ * database modelgate_bench_cluster on DB_HOST, recreated): three `node server.js` behind HAProxy
+ * (round-robin, the production example's configuration) and one of them asked directly, with
+ * the same autocannon load:
+ *   list  GET /rest/entities/cl_Item?limit=20&fetchPlan=_base
+ *   load  GET /rest/entities/cl_Item/{random id}
+ * Per scenario: req/s, p50/p99 (ms), CPU per request of the server processes (the sum of
+ * /proc/<pid>/stat user+system of all three over the run / its requests) and the CPU shares of
+ * the servers, HAProxy, PostgreSQL (every `postgres` process: the machine's, so other load
+ * counts) and the load generator, so that the ratio can be read against what the cores allow.
+ *   node scripts/bench_cluster.js [--duration=10] [--connections=20] [--rows=5000]
+ */
+import { ensureEnv } from './ensure_env.js'
+import { numberArg as arg } from './bench_common.js'
+import {
+  ENTITY,
+  cpuMs,
+  cpuMsOf,
+  prepareDatabase,
+  seed,
+  startHaproxy,
+  startInstance,
+  stopAll,
+  token as getToken,
+} from './cluster_common.js'
+
+const duration = arg('duration', 10)
+const connections = arg('connections', 20)
+const ROWS = arg('rows', 5000)
+const PORTS = [8391, 8392, 8393]
+const LB_PORT = 8390
+const { default: autocannon } = await import('autocannon')
+ensureEnv()
+
+const env = await prepareDatabase(
+  process.env.BENCH_DB_DATABASE ?? 'modelgate_bench_cluster',
+  PORTS[0]
+)
+const children = []
+process.on('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGTERM')))
+// One at a time: the first one runs the migrations.
+for (const port of PORTS) children.push(await startInstance(env, port))
+children.push(await startHaproxy(LB_PORT, PORTS))
+const [servers, haproxy] = [children.slice(0, 3), children[3]]
+
+const direct = `http://127.0.0.1:${PORTS[0]}`
+const balanced = `http://127.0.0.1:${LB_PORT}`
+const token = await getToken(direct)
+const ids = await seed(direct, token, ROWS)
+const headers = { authorization: `Bearer ${token}` }
+
+function run(base, path, seconds) {
+  return autocannon({
+    url: base,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: 'GET',
+        headers,
+        setupRequest: (request) => ({
+          ...request,
+          path:
+            path === 'list'
+              ? `/rest/entities/${ENTITY}?limit=20&fetchPlan=_base`
+              : `/rest/entities/${ENTITY}/${ids[Math.floor(Math.random() * ids.length)]}`,
+        }),
+      },
+    ],
+  })
+}
+
+const rows = []
+for (const scenario of ['list', 'load']) {
+  for (const [label, base] of [
+    ['1 instance, direct', direct],
+    ['3 instances, HAProxy', balanced],
+  ]) {
+    await run(base, scenario, 2) // warm-up
+    const before = {
+      servers: servers.reduce((s, c) => s + cpuMs(c.pid), 0),
+      haproxy: cpuMs(haproxy.pid),
+      postgres: cpuMsOf('postgres'),
+      self: process.cpuUsage(),
+    }
+    const started = Date.now()
+    const result = await run(base, scenario, duration)
+    const wall = Date.now() - started
+    const self = process.cpuUsage(before.self)
+    const used = {
+      servers: servers.reduce((s, c) => s + cpuMs(c.pid), 0) - before.servers,
+      haproxy: cpuMs(haproxy.pid) - before.haproxy,
+      postgres: cpuMsOf('postgres') - before.postgres,
+      generator: (self.user + self.system) / 1000,
+    }
+    const requests = result.requests.total
+    const failed = result.errors + result.non2xx
+    const share = (ms) => `${((ms / wall) * 100).toFixed(0)}%`
+    rows.push({
+      scenario,
+      'setup': label,
+      'req/s': Math.round(requests / (wall / 1000)),
+      'p50 ms': result.latency.p50,
+      'p99 ms': result.latency.p99,
+      'server CPU µs/req': Math.round((used.servers * 1000) / requests),
+      'servers': share(used.servers),
+      'haproxy': share(used.haproxy),
+      'postgres': share(used.postgres),
+      'load gen': share(used.generator),
+      'failed': failed,
+    })
+  }
+}
+
+console.log(
+  `\n${connections} connections, ${duration} s per run, ${ROWS} rows; CPU shares are of one core (200% = both cores)`
+)
+console.table(rows)
+for (const scenario of ['list', 'load']) {
+  const [one, three] = rows.filter((r) => r.scenario === scenario)
+  console.log(
+    `${scenario}: 3 instances / 1 instance = ${(three['req/s'] / one['req/s']).toFixed(2)}x req/s, ` +
+      `${(three['server CPU µs/req'] / one['server CPU µs/req']).toFixed(2)}x server CPU per request`
+  )
+}
+await stopAll(children)
