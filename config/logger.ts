@@ -1,6 +1,7 @@
 import env from '#start/env'
 import app from '@adonisjs/core/services/app'
 import { defineConfig, destination, targets } from '@adonisjs/core/logger'
+import { REDACT_CENSOR, REDACT_PATHS } from '#operations/log_redaction'
 
 /**
  * JSON lines (one object per line, pino's format) in production and in tests, or wherever
@@ -13,39 +14,6 @@ import { defineConfig, destination, targets } from '@adonisjs/core/logger'
 const json =
   (env.get('LOG_FORMAT') ?? (app.inProduction || app.inTest ? 'json' : 'pretty')) === 'json'
 
-/**
- * Values that must never reach a log line, wherever a logged object carries them: credentials
- * in headers, passwords, client secrets, tokens, authorization codes and PKCE verifiers. The
- * access log itself writes none of them (app/operations/request_context_middleware.ts); these
- * paths guard whatever else gets logged (an error's context, a handler's own object).
- */
-const SECRET_KEYS = [
-  'password',
-  'client_secret',
-  'access_token',
-  'refresh_token',
-  'id_token',
-  'code_verifier',
-  'token',
-  'secret',
-  'authorization',
-  'cookie',
-  'set-cookie',
-  '_csrf',
-  'x-csrf-token',
-  'x-xsrf-token',
-]
-/** `code` is also an error's code (`err.code`): redacted only where request input lives. */
-const INPUT_OBJECTS = ['body', 'params', 'query', 'form', 'input', 'qs']
-const REDACT = [
-  ...SECRET_KEYS.flatMap((key) => [`["${key}"]`, `*["${key}"]`]),
-  ...['headers', 'req.headers', 'request.headers', 'res.headers'].flatMap((h) =>
-    SECRET_KEYS.map((key) => `${h}["${key}"]`)
-  ),
-  'code',
-  ...INPUT_OBJECTS.map((o) => `${o}.code`),
-]
-
 const loggerConfig = defineConfig({
   default: 'app',
   loggers: {
@@ -53,7 +21,8 @@ const loggerConfig = defineConfig({
       enabled: true,
       name: 'modelgate',
       level: env.get('LOG_LEVEL', 'info'),
-      redact: { paths: REDACT, censor: '[redacted]' },
+      // Tokens, secrets, passwords, codes (app/operations/log_redaction.ts).
+      redact: { paths: REDACT_PATHS, censor: REDACT_CENSOR },
       ...(json
         ? { desination: destination({ dest: 1, sync: false }) }
         : { transport: { targets: targets().push(targets.pretty()).toArray() } }),

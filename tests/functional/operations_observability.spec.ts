@@ -323,6 +323,15 @@ test.group('operations: metrics and logs of a server process', (group) => {
       body: new URLSearchParams({ username: user.username, password: wrong, _csrf: csrf }),
     })
 
+    // An unsafe incoming id is neither echoed nor logged: its line has the fresh one.
+    const forged = await fetch(`${base}/health/live`, {
+      headers: { 'x-request-id': 'forged id","level":60,"x":"' },
+    })
+    const fresh = forged.headers.get('x-request-id')!
+    assert.match(fresh, UUID)
+    assert.include(await accessLine(fresh), { route: '/health/live', status: 200 })
+    assert.notInclude(output, 'forged id')
+
     const line = await accessLine(requestId)
     assert.deepInclude(line, {
       level: 30,
