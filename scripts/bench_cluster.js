@@ -124,4 +124,6 @@ for (const scenario of ['list', 'load']) {
       `${(three['server CPU µs/req'] / one['server CPU µs/req']).toFixed(2)}x server CPU per request`
   )
 }
-await stopAll(children)
+// The balancer first: its connections would otherwise hold the instances' drain open.
+await stopAll([haproxy])
+await stopAll(servers)
