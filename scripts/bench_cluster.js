@@ -124,6 +124,6 @@ for (const scenario of ['list', 'load']) {
       `${(three['server CPU µs/req'] / one['server CPU µs/req']).toFixed(2)}x server CPU per request`
   )
 }
-// The balancer first: its connections would otherwise hold the instances' drain open.
+// The balancer first, so that no connection of its own reaches an instance that drains.
 await stopAll([haproxy])
 await stopAll(servers)
