@@ -22,6 +22,7 @@
  * 1,000,000-row check (scripts/bench_entities_big.js).
  *   node scripts/bench_entities.js [--pg] [--duration=4] [--rounds=3] [--connections=50]
  *        [--rows=10000] [--big-rows=1000000] [--no-big] [--only=list,load,search,nested,...]
+ *        [--paired=N]  (N more rounds with both sides at once: their CPU ratios)
  *        [--profile]   (CPU profile of the API server: tmp/profiles/*.cpuprofile)
  */
 import { spawn, spawnSync } from 'node:child_process'
@@ -266,6 +267,24 @@ for (let round = 0; round < rounds; round++) {
   }
 }
 
+/*
+ * --paired=N: N more rounds per read scenario in which both sides run at once (two load
+ * generators, `connections` each), so both meet the same load of the machine at the same
+ * moment; the CPU ratio of each round is then free of what other processes did between two
+ * sequential runs (req/s and latencies of these rounds are not reported).
+ */
+const pairedRounds = arg('paired', 0)
+const paired = new Map()
+for (let round = 0; round < pairedRounds; round++) {
+  for (const s of selected.filter((x) => !x.method)) {
+    await sleep(300)
+    const before = sides.map((x) => cpuMs(x.child.pid))
+    const runs = await Promise.all(sides.map((x) => run(x.origin, s, duration)))
+    const cpu = sides.map((x, i) => (cpuMs(x.child.pid) - before[i]) / runs[i].requests.total)
+    paired.set(s.name, [...(paired.get(s.name) ?? []), cpu[0] / cpu[1]])
+  }
+}
+
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 function summary(runs) {
   const requests = runs.reduce((n, x) => n + x.r.requests.total, 0)
@@ -310,6 +329,17 @@ for (const s of selected) {
     `  ${s.title.padEnd(24)} ${side(api)}    | ${side(raw)}      | ${(api.rps / raw.rps).toFixed(2)}  ` +
       `${cpuRatio.toFixed(2)} (${Math.min(...perRound).toFixed(2)}-${Math.max(...perRound).toFixed(2)})  ${checks.join(', ')}`
   )
+}
+if (paired.size) {
+  console.log(
+    `  paired rounds (both sides at once, ${pairedRounds} rounds): CPU ratio median (min-max)`
+  )
+  for (const s of selected.filter((x) => paired.has(x.name))) {
+    const ratios = paired.get(s.name)
+    console.log(
+      `  ${s.title.padEnd(24)} ${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`
+    )
+  }
 }
 for (const f of failures) console.log(`  FAILED REQUESTS: ${f}`)
 floor.kill('SIGTERM')
