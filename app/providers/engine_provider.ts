@@ -42,9 +42,7 @@ export default class EngineProvider {
       startDraining()
       const engine = await this.app.container.make(Engine)
       await engine.stop()
-      // The reports' shared Chromium (PDF output), when a run launched it.
-      const { closeBrowser } = await import('#reports/renderers/browser')
-      await closeBrowser()
+      // The reports' shared Chromium closes in a hook of its own (app/reports/renderers/browser.ts).
     })
   }
 }

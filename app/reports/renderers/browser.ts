@@ -7,6 +7,7 @@
  */
 import { existsSync } from 'node:fs'
 import { chromium, type Browser } from 'playwright-core'
+import app from '@adonisjs/core/services/app'
 import { ReportError } from '../types.js'
 
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome']
@@ -27,9 +28,15 @@ export function noChromium(): ReportError {
   )
 }
 
+let closedOnShutdown = false
+
 async function launch(): Promise<Browser> {
   const executablePath = chromiumPath()
   if (!executablePath) throw noChromium()
+  // The app's shutdown closes it, after the last request. Registered here: a server that never
+  // rendered a PDF need not load this module (and Playwright) to stop.
+  if (!closedOnShutdown) app.terminating(closeBrowser)
+  closedOnShutdown = true
   const browser = await chromium.launch({
     executablePath,
     // The server owns shutdown (closeBrowser); Playwright still kills the child when node exits.
