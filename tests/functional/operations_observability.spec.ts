@@ -87,6 +87,9 @@ test.group('operations: metrics and logs of a server process', (group) => {
       MODELGATE_METRICS_TOKEN: METRICS_TOKEN,
       LOG_FORMAT: 'json',
       LOG_LEVEL: 'info',
+      // Even a pattern that asks for an OAuth token there does not stand in the way of the
+      // metrics token (the resource server lets /metrics through to its own check).
+      SVC_RESOURCE_SERVER_AUTHENTICATED_URL_PATTERNS: '/rest/**,/metrics',
     })
     base = `http://127.0.0.1:${server.port}`
     server.child.stdout!.on('data', (chunk) => {
