@@ -41,6 +41,10 @@ export function databaseFailure(error: unknown, depth = 0): DatabaseFailure | nu
   if (e.name === 'KnexTimeoutError') return 'unavailable'
   if (NETWORK.has(code) || unavailableState(code)) return 'unavailable'
   if (TIMEOUT_STATES.has(code)) return 'timeout'
+  // SQLite shared by several processes (WEB_CONCURRENCY): the file stayed locked by another
+  // one past busy_timeout, or a read transaction could not become a write one. Nothing of the
+  // request was stored; entity writes map it the same way (app/engine/data/write).
+  if (/^SQLITE_(BUSY|LOCKED)/.test(code)) return 'timeout'
   if (!code && LOST_CONNECTION.test(String(e.message ?? ''))) return 'unavailable'
   return e.cause && e.cause !== error ? databaseFailure(e.cause, depth + 1) : null
 }
