@@ -178,7 +178,9 @@ export async function uploadMultipart(
       storing = problem
         ? Promise.reject(badUpload(problem))
         : storeFile(storage, fileName, stream, limit, request)
-      storing.catch((error) => (error.status === 413 ? stop(error) : stream.resume()))
+      // Too large, or the storage failed (S3 down): stop reading (boundLeftover then reads at
+      // most 4 MB more). A bad name: the rest of the body is read, the answer is a plain 400.
+      storing.catch((error) => (error.status >= 413 ? stop(error) : stream.resume()))
     })
     parser.on('error', () => stop(badUpload('Invalid multipart request')))
     parser.on('close', () => resolve())

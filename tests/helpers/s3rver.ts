@@ -140,7 +140,7 @@ let shared: Promise<S3Setup> | undefined
 /**
  * s3rver and one server process on it, shared by the files_s3* test files (a server process
  * takes ~20 s to compile and start on the 2-core machine); both are stopped when the test run
- * exits. The server's S3 client is tight (1.5 s timeouts, 2 attempts, at most 4 connections),
+ * exits. The server's S3 client is tight (2.5 s timeouts, 2 attempts, at most 4 connections),
  * so that a missing timeout or a leaked connection shows as a hang. Each call makes sure
  * s3rver runs (an outage test may have stopped it).
  */
@@ -151,7 +151,7 @@ export async function s3ServerSetup(): Promise<S3Setup> {
     const server = await startServerProcess({
       ...s3.serverEnv(),
       SVC_REST_MAX_UPLOAD_SIZE: '12MB',
-      MODELGATE_S3_TIMEOUT_MS: '1500',
+      MODELGATE_S3_TIMEOUT_MS: '2500',
       // Also the longest wait for a free connection: a burst queues 200 requests on 4.
       MODELGATE_S3_CONNECT_TIMEOUT_MS: '10000',
       MODELGATE_S3_MAX_ATTEMPTS: '2',
