@@ -52,6 +52,16 @@ function ace(args: string[]): Promise<{ code: number; output: string }> {
   })
 }
 
+/** Each instance saw the change within 1 s (MI_VERBOSE=1 prints the times). */
+function withinOneSecond(
+  assert: { isBelow(a: number, b: number, m?: string): void },
+  what: string,
+  times: number[]
+) {
+  if (process.env.MI_VERBOSE) console.log(`${what}: ${times.join(', ')} ms`)
+  for (const t of times) assert.isBelow(t, 1000, `${what} seen after ${times.join(', ')} ms`)
+}
+
 test.group('three instances behind HAProxy (cookie sessions, database limits)', (group) => {
   const instances = new Map<string, ServerProcess>()
   let lb: LoadBalancer
@@ -178,7 +188,7 @@ test.group('three instances behind HAProxy (cookie sessions, database limits)', 
       const r = await fetch(`${origin}/rest/userInfo`, withToken(tokens.access_token))
       return r.status === 401
     })
-    for (const t of times) assert.isBelow(t, 1000, `revocation seen after ${times} ms`)
+    withinOneSecond(assert, 'revocation', times)
   }).timeout(60000)
 
   test('model changes by app:import and by the admin API reach every instance within 1 s', async ({
@@ -199,7 +209,7 @@ test.group('three instances behind HAProxy (cookie sessions, database limits)', 
     const listTickets = async (origin: string) =>
       (await fetch(`${origin}/rest/entities/mi_Ticket`, withToken(admin()))).status === 200
     let times = await timeToSee(allPorts(), listTickets)
-    for (const t of times) assert.isBelow(t, 1000, `app:import seen after ${times} ms`)
+    withinOneSecond(assert, 'app:import', times)
 
     const created = await fetch(
       `${lb.url}/admin/api/entities`,
@@ -214,8 +224,8 @@ test.group('three instances behind HAProxy (cookie sessions, database limits)', 
       const r = await fetch(`${origin}/rest/entities/mi_Note`, withToken(admin()))
       return r.status === 200
     })
-    for (const t of times) assert.isBelow(t, 1000, `admin API change seen after ${times} ms`)
-  }).timeout(60000)
+    withinOneSecond(assert, 'admin API change', times)
+  }).timeout(120000) // node ace starts with a compile: slow on a loaded machine
 
   test('a role change and a setting change reach every instance within 1 s', async ({ assert }) => {
     const plain = adminTokens.get('plain')!
@@ -236,7 +246,7 @@ test.group('three instances behind HAProxy (cookie sessions, database limits)', 
       allPorts(),
       async (origin) => (await readTickets(origin)).status === 200
     )
-    for (const t of times) assert.isBelow(t, 1000, `role change seen after ${times} ms`)
+    withinOneSecond(assert, 'role change', times)
 
     const anonymousInfo = (origin: string) => fetch(`${origin}/rest/userInfo`)
     for (const port of allPorts())
@@ -254,7 +264,7 @@ test.group('three instances behind HAProxy (cookie sessions, database limits)', 
       const r = await anonymousInfo(origin)
       return r.status === 200 && ((await r.json()) as any).username === 'anonymous'
     })
-    for (const t of times) assert.isBelow(t, 1000, `setting change seen after ${times} ms`)
+    withinOneSecond(assert, 'setting change', times)
   }).timeout(60000)
 
   test('login and client-authentication limits count attempts on every instance', async ({
@@ -360,5 +370,5 @@ test.group('three instances behind HAProxy (cookie sessions, database limits)', 
     // Every acknowledged write is there once: no retry wrote twice, none was lost.
     const after = Number((await db.from(table).count('* as n'))[0].n)
     assert.equal(after - before, created)
-  }).timeout(150000)
+  }).timeout(240000)
 })
