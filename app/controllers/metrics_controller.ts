@@ -29,10 +29,10 @@ export default class MetricsController {
     try {
       text = inWorker() ? await clusterMetricsText() : await registry.metrics()
     } catch (error) {
-      return ctx.response.status(503).send({
-        error: 'Service unavailable',
-        details: `Metrics could not be gathered: ${(error as Error).message}`,
-      })
+      // A worker that hangs, or a cluster primary that is not ours (e.g. a process manager's):
+      // this worker's own figures rather than none.
+      ctx.logger.warn({ err: error }, 'metrics of the other workers unavailable: this worker only')
+      text = await registry.metrics()
     }
     ctx.response.header('Content-Type', registry.contentType).header('Cache-Control', 'no-store')
     return text

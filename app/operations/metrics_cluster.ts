@@ -15,7 +15,8 @@ import { AggregatorRegistry, type Registry } from 'prom-client'
 
 const ASK = 'modelgate:metrics:ask'
 const ANSWER = 'modelgate:metrics:answer'
-const TIMEOUT_MS = 5_000
+/** Above prom-client's own 5 s for the workers' answers: its error comes back first. */
+const TIMEOUT_MS = 6_000
 
 type Answer = { type: typeof ANSWER; id: string; text?: string; error?: string }
 
