@@ -18,6 +18,7 @@ import limiter from '@adonisjs/limiter/services/main'
 import engine from '#engine/services/engine'
 import { createModel, type GrantUser } from './model.js'
 import { parseDuration } from './secrets.js'
+import { databaseFailure, databaseFailureBody } from '#exceptions/database_errors'
 
 /** Failed client authentications count per client id; too many -> 429 for a minute. */
 function clientAttempts() {
@@ -244,6 +245,18 @@ export async function handleTokenRequest(ctx: HttpContext) {
     send(ctx, response, body)
   } catch (thrown) {
     if (!(thrown instanceof OAuthError)) throw thrown
+    // The database failed under the grant (down, too slow, an SQLite file locked by another
+    // process): nothing was issued and a retry may succeed (RFC 6749 temporarily_unavailable).
+    const failure = databaseFailure((thrown as { inner?: unknown }).inner)
+    if (failure) {
+      ctx.response.header('Retry-After', '1')
+      return sendOAuthError(
+        ctx,
+        503,
+        'temporarily_unavailable',
+        databaseFailureBody(failure).details
+      )
+    }
     const error = clarified(thrown, String(formField(ctx, 'grant_type')))
     const status =
       error.code === 401 || error.name === 'invalid_client' ? 401 : error.code >= 500 ? 500 : 400
