@@ -10,6 +10,7 @@ import type { Database } from '@adonisjs/lucid/database'
 import { bumpVersion, readVersion } from '#changes/versions'
 import { withSchemaTransaction } from '#engine/schema/executor'
 import { databaseProblem, isDatabaseError } from '#engine/metadata/model_service'
+import { databaseFailure } from '#exceptions/database_errors'
 import type { CompiledStep } from '#engine/schema/dialects/dialect'
 import type { Refusal } from '#engine/schema/guard'
 import type { GeneratedSecret } from '#oauth/client_definitions'
@@ -139,7 +140,9 @@ export async function applyDefinition(
     })
   } catch (error) {
     if (error === ROLLBACK) return outcome
-    if (!isDatabaseError(error)) throw error
+    // A database that is unreachable or timed out did not refuse the change: the HTTP layer
+    // answers 503 (retry later), not 409 with the connection error's text.
+    if (!isDatabaseError(error) || databaseFailure(error)) throw error
     return { ...outcome, status: 'failed', problems: [databaseProblem(error)] }
   }
   return outcome

@@ -14,6 +14,7 @@ import db from '@adonisjs/lucid/services/db'
 import { E, ids, loadWriteDemo } from '#tests/functional/entities_write_fixtures'
 import { accessToken, makeClient } from '#tests/helpers/resource_server'
 import { dialect } from '#tests/helpers/database'
+import { adminTokens, setupAdminActors } from '#tests/helpers/admin'
 import {
   FaultServer,
   ONLY_PG,
@@ -118,6 +119,7 @@ test.group('Faults FT5 and a slow database (PostgreSQL)', (group) => {
   group.setup(async () => {
     if (dialect() !== 'pg') return () => {}
     await loadWriteDemo()
+    await setupAdminActors()
     token = (await accessToken(await makeClient(), null, 3600)).token
     await proxy.open()
     await server.start({ DB_PORT: String(proxy.port) })
@@ -167,7 +169,15 @@ test.group('Faults FT5 and a slow database (PostgreSQL)', (group) => {
     await sleep(1000)
     await proxy.cut()
     const downAt = Date.now()
-    await sleep(OUTAGE_MS)
+    await sleep(1000)
+    // The admin API too: 503, not a 409 naming the connection error.
+    const change = await server.request('POST', '/admin/api/definition/apply', {
+      token: adminTokens.get('admin'),
+      body: { formatVersion: 1, settings: { 'svc.rest.max-bulk-size': 77 } },
+    })
+    assert.equal(change.status, 503, change.text)
+    assert.isTrue(isErrorBody(change.body), change.text)
+    await sleep(OUTAGE_MS - (Date.now() - downAt))
     await proxy.open()
     const upAt = Date.now()
     await sleep(6000)
