@@ -39,8 +39,11 @@ export async function runPrimary(count: number) {
       const alive = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w)
       line(`${signal} received: stopping ${alive.length} workers`)
       for (const worker of alive) worker.process.kill('SIGTERM')
-      const wait = () =>
-        Object.values(cluster.workers ?? {}).some(Boolean) ? setTimeout(wait, 50) : process.exit(0)
+      const wait = () => {
+        if (Object.values(cluster.workers ?? {}).some(Boolean)) return setTimeout(wait, 50)
+        line(`stopped: ${signal} received (exit code 0)`)
+        process.exit(0)
+      }
       wait()
     })
   }
