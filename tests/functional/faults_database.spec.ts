@@ -15,11 +15,13 @@ import { E, ids, loadWriteDemo } from '#tests/functional/entities_write_fixtures
 import { accessToken, makeClient } from '#tests/helpers/resource_server'
 import { dialect } from '#tests/helpers/database'
 import { adminTokens, setupAdminActors } from '#tests/helpers/admin'
+import { baseUrl } from '#tests/helpers/oauth'
 import {
   FaultServer,
   ONLY_PG,
   TcpProxy,
   isErrorBody,
+  request,
   sleep,
   type Answer,
 } from '#tests/helpers/faults'
@@ -232,5 +234,52 @@ test.group('Faults FT5 and a slow database (PostgreSQL)', (group) => {
     }
   })
     .skip(() => dialect() !== 'pg', ONLY_PG)
+    .timeout(60000)
+})
+
+/*
+ * SQLite: another process holds the write lock (a backup, a long migration, a second server).
+ * better-sqlite3 waits out its busy timeout (5 s) synchronously, so the process answers nothing
+ * else meanwhile; then the write is 503 `Database busy` with nothing written, and once the
+ * lock is gone writes are served at once.
+ */
+test.group('Faults: a database locked by another process (SQLite)', (group) => {
+  group.setup(async () => {
+    if (dialect() !== 'sqlite') return () => {}
+    await loadWriteDemo()
+    token = (await accessToken(await makeClient(), null, 3600)).token
+    return () => {}
+  })
+
+  test('writes answer 503 after the busy timeout, nothing written; then fast again', async ({
+    assert,
+  }) => {
+    const { spawn } = await import('node:child_process')
+    const file = (db.connection().getWriteClient().client as any).config.connection.filename
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const db = require('better-sqlite3')(process.argv[1]); db.exec('BEGIN IMMEDIATE');
+         console.log('locked'); setTimeout(() => { db.exec('ROLLBACK'); process.exit(0) }, 12000)`,
+        file,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] }
+    )
+    await new Promise((resolve) => holder.stdout!.once('data', resolve))
+    const url = `${baseUrl()}${E}/bookstore_Customer/${ids.customer}`
+    const write = await request(url, 'PUT', { token, body: { name: 'Locked out' } })
+    assert.equal(write.status, 503, write.text)
+    assert.equal(write.body.error, 'Database busy')
+    // The 5 s busy timeout, plus the slack of SQLite's busy-handler sleeps on a loaded machine.
+    assert.isBelow(write.ms, 10000, `503 after ${write.ms} ms`)
+    const stored = await db.from('bookstore_customer').where('id', ids.customer).first()
+    assert.notEqual(stored.name, 'Locked out')
+    await new Promise((resolve) => holder.once('exit', resolve))
+    const after = await request(url, 'PUT', { token, body: { name: 'Back' } })
+    assert.equal(after.status, 200, after.text)
+    assert.isBelow(after.ms, 1000)
+  })
+    .skip(() => dialect() !== 'sqlite', 'SQLite only (PostgreSQL: the locked-table test above)')
     .timeout(60000)
 })
