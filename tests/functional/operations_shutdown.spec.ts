@@ -176,12 +176,12 @@ test.group('Operations: timeouts and graceful shutdown of a server process', (gr
     // Node checks the timeouts every quarter of the shorter one (app/operations/shutdown.ts).
     for (const c of cut) {
       assert.isAtLeast(c.ms, HEADERS_TIMEOUT - 200, 'not before the header timeout')
-      assert.isBelow(c.ms, HEADERS_TIMEOUT + 1500, 'slow headers cut by the header timeout')
+      assert.isBelow(c.ms, HEADERS_TIMEOUT + 3000, 'slow headers cut by the header timeout')
       assert.match(c.answer, /^(HTTP\/1\.1 408 .*)?$/)
     }
     for (const b of await Promise.all(slowBody)) {
       assert.isAtLeast(b.ms, REQUEST_TIMEOUT - 200, 'not before the request timeout')
-      assert.isBelow(b.ms, REQUEST_TIMEOUT + 1500, 'a slow body cut by the request timeout')
+      assert.isBelow(b.ms, REQUEST_TIMEOUT + 3000, 'a slow body cut by the request timeout')
       assert.match(b.answer, /^(HTTP\/1\.1 408 .*)?$/)
     }
     // Normal requests kept their pace (a loose bound: the machine is shared).
@@ -235,7 +235,11 @@ test.group('Operations: timeouts and graceful shutdown of a server process', (gr
     const exit = await server.exited
     assert.deepEqual(exit, { code: 0, signal: null }, server.output().slice(-2000))
     assert.isBelow(Date.now() - signalled, 10_000 + 3000, 'drained within the shutdown timeout')
-    assert.include(server.output(), 'stopped: SIGTERM received (exit code 0)')
+    assert.include(
+      server.output(),
+      'stopped: SIGTERM received (exit code 0)',
+      server.output().slice(-1500)
+    )
     for (const answer of [...uploaded, ...created]) {
       assert.oneOf(answer.status, [200, 201], JSON.stringify(answer.body ?? answer.error))
       assert.equal(answer.headers.connection, 'close', 'the kept-alive connection closes')

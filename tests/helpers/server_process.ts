@@ -50,8 +50,16 @@ export async function spawnServerProcess(env: Record<string, string> = {}): Prom
   let output = ''
   child.stdout!.on('data', (chunk) => (output += chunk))
   child.stderr!.on('data', (chunk) => (output += chunk))
+  // After the exit, the output still in the pipes (the last lines) is read before this settles;
+  // 1 s at most, as processes the child started may keep the pipes open.
+  const ended = (stream: NodeJS.ReadableStream) =>
+    new Promise<void>((resolve) => stream.once('end', () => resolve()))
+  const outputRead = Promise.all([ended(child.stdout!), ended(child.stderr!)])
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal }))
+    child.once('exit', async (code, signal) => {
+      await Promise.race([outputRead, new Promise((r) => setTimeout(r, 1000))])
+      resolve({ code, signal })
+    })
   )
   return { child, port, output: () => output, exited }
 }
