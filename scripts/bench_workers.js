@@ -1,0 +1,228 @@
+/*
+ * All cores (README "All cores: workers"): list and load throughput of the entities API with
+ * WEB_CONCURRENCY=1 and 2 on one machine, where PostgreSQL and this load generator (autocannon,
+ * in this process) share the same cores. Per scenario and worker count: req/s, p50/p99 (ms),
+ * server CPU per request (user+system of the primary and all its workers from /proc/<pid>/stat,
+ * over the requests), and the CPU shares of the server, PostgreSQL (the benchmark database's
+ * backends) and the load generator in the machine's capacity (wall time x cores). Then the
+ * ratios 2/1 and the ceiling those shares allow:
+ *   ceiling req/s = cores x 1000 ms / (server + PostgreSQL + load generator CPU ms per request)
+ * Target: >= 1.1x with 2 workers, server CPU per request within 10 % of one worker's.
+ *   node scripts/bench_workers.js [--sqlite] [--duration=10] [--connections=50] [--rows=2000]
+ * PostgreSQL database modelgate_bench_workers on DB_HOST (recreated); --sqlite:
+ * tmp/bench-workers.sqlite3 (two processes then share the file).
+ */
+import { spawn, spawnSync } from 'node:child_process'
+import { cpus } from 'node:os'
+import { readFileSync } from 'node:fs'
+import { ensureEnv } from './ensure_env.js'
+import {
+  clientToken,
+  freshDatabase,
+  importDefinition,
+  numberArg as arg,
+  pgConfig,
+  serverEnv,
+  waitForServer,
+} from './bench_common.js'
+
+const argv = process.argv.slice(2)
+const PG = !argv.includes('--sqlite')
+const duration = arg('duration', 10)
+const connections = arg('connections', 50)
+const ROWS = arg('rows', 2000)
+const PG_DATABASE = process.env.BENCH_DB_DATABASE ?? 'modelgate_bench_workers'
+const PORT = 8193
+const base = `http://127.0.0.1:${PORT}`
+const SECRET = 'bench-secret-0123456789abcdefghijklmnopqrstuvwxyz'
+const CORES = cpus().length
+const { default: autocannon } = await import('autocannon')
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+ensureEnv()
+
+const env = serverEnv(PORT)
+await freshDatabase(env, {
+  pg: PG,
+  pgDatabase: PG_DATABASE,
+  sqliteFile: 'tmp/bench-workers.sqlite3',
+})
+importDefinition(
+  {
+    formatVersion: 1,
+    entities: [
+      {
+        name: 'bench_Item',
+        idType: 'uuid',
+        instanceName: 'name',
+        attributes: [
+          { name: 'code', type: 'string', length: 20, mandatory: true, unique: true },
+          { name: 'name', type: 'string', length: 100 },
+          { name: 'price', type: 'decimal', precision: 10, scale: 2 },
+          { name: 'quantity', type: 'int' },
+          { name: 'active', type: 'boolean' },
+        ],
+      },
+    ],
+    resourceRoles: [
+      {
+        code: 'bench-full',
+        childRoles: ['rest-minimal'],
+        entityPolicies: [{ entity: '*', actions: ['create', 'read', 'update', 'delete'] }],
+        attributePolicies: [{ entity: '*', attributes: ['*'], action: 'MODIFY' }],
+      },
+    ],
+    clients: [
+      {
+        clientId: 'bench',
+        clientSecret: SECRET,
+        authenticationMethods: ['client_secret_basic'],
+        grantTypes: ['client_credentials'],
+        accessTokenTimeToLive: '1h',
+        resourceRoles: ['bench-full'],
+      },
+    ],
+  },
+  'tmp/bench-workers.json',
+  env
+)
+
+const ticks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim() || 100)
+/** CPU ms (user + system) of a process so far; 0 once it is gone. */
+function cpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return ((Number(f[11]) + Number(f[12])) * 1000) / ticks
+  } catch {
+    return 0
+  }
+}
+const children = (pid) =>
+  spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter(Boolean)
+    .map(Number)
+const serverPids = (server) => [server.pid, ...children(server.pid)]
+const sum = (pids) => pids.reduce((total, pid) => total + cpuMs(pid), 0)
+
+/** PostgreSQL backends of the benchmark database (their pids stay for the pooled connections). */
+async function pgPids() {
+  if (!PG) return []
+  const { default: pg } = await import('pg')
+  const client = new pg.Client(pgConfig('postgres'))
+  await client.connect()
+  const { rows } = await client.query('select pid from pg_stat_activity where datname = $1', [
+    PG_DATABASE,
+  ])
+  await client.end()
+  return rows.map((r) => r.pid)
+}
+
+async function startServer(workers) {
+  const server = spawn(process.execPath, ['server.js'], {
+    env: { ...env, WEB_CONCURRENCY: String(workers) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
+  await waitForServer(base)
+  // Every worker answers (the others start once the first listens).
+  const seen = new Set()
+  for (let i = 0; seen.size < workers && i < 1200; i++) {
+    seen.add((await (await fetch(`${base}/health`)).json()).instance)
+    await sleep(50)
+  }
+  return server
+}
+
+async function stopServer(server) {
+  const exited = new Promise((resolve) => server.once('exit', resolve))
+  server.kill('SIGTERM')
+  await exited
+}
+
+const run = (opts) =>
+  new Promise((resolve, reject) =>
+    autocannon({ url: base, connections, duration, ...opts }, (e, r) =>
+      e ? reject(e) : resolve(r)
+    )
+  )
+
+let ids = []
+const results = {}
+for (const workers of [1, 2]) {
+  const server = await startServer(workers)
+  const token = await clientToken(base, 'bench', SECRET)
+  const headers = { 'authorization': `Bearer ${token}`, 'content-type': 'application/json' }
+  if (ids.length === 0) {
+    for (let i = 0; i < ROWS; i += 50) {
+      const batch = Array.from({ length: Math.min(50, ROWS - i) }, (_, j) =>
+        fetch(`${base}/rest/entities/bench_Item`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({
+            code: `I${i + j}`,
+            name: `Item ${i + j}`,
+            price: 9.99,
+            quantity: j,
+            active: true,
+          }),
+        }).then((r) => r.json())
+      )
+      ids.push(...(await Promise.all(batch)).map((b) => b.id))
+    }
+  }
+  const scenarios = {
+    list: () => '/rest/entities/bench_Item?limit=20&fetchPlan=_base',
+    load: () => `/rest/entities/bench_Item/${ids[Math.floor(Math.random() * ids.length)]}`,
+  }
+  for (const [name, path] of Object.entries(scenarios)) {
+    const requests = [{ setupRequest: (req) => ({ ...req, path: path() }) }]
+    await run({ headers, requests, duration: 2 }) // warm-up
+    const pids = serverPids(server)
+    const pgBefore = await pgPids()
+    const before = { server: sum(pids), pg: sum(pgBefore), gen: process.cpuUsage() }
+    const started = performance.now()
+    const r = await run({ headers, requests })
+    const wall = performance.now() - started
+    const pgAfter = [...new Set([...pgBefore, ...(await pgPids())])]
+    const gen = process.cpuUsage(before.gen)
+    const count = r.requests.total
+    const cpu = {
+      server: sum(pids) - before.server,
+      pg: sum(pgAfter) - before.pg,
+      gen: (gen.user + gen.system) / 1000,
+    }
+    const bad = r.non2xx + r.errors + r.timeouts
+    results[`${name} ${workers}`] = {
+      rps: count / (wall / 1000),
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      perReq: (cpu.server / count) * 1000,
+      shares: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, v / (wall * CORES)])),
+      perReqAll: (cpu.server + cpu.pg + cpu.gen) / count,
+      bad,
+    }
+  }
+  await stopServer(server)
+}
+
+const pct = (x) => `${(x * 100).toFixed(0)} %`.padStart(5)
+console.log(
+  `\nentities API, ${PG ? 'PostgreSQL' : 'SQLite'}, ${CORES} cores, ${connections} connections, ${duration} s per run\n`
+)
+console.log('scenario workers    req/s   p50   p99  server µs/req   server    db  loadgen  errors')
+for (const [key, r] of Object.entries(results)) {
+  const [name, workers] = key.split(' ')
+  console.log(
+    `${name.padEnd(8)} ${workers.padStart(7)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(5)} ${String(r.p99).padStart(5)} ${r.perReq.toFixed(0).padStart(14)}   ${pct(r.shares.server)} ${pct(r.shares.pg)}    ${pct(r.shares.gen)} ${String(r.bad).padStart(7)}`
+  )
+}
+console.log('')
+for (const name of ['list', 'load']) {
+  const one = results[`${name} 1`]
+  const two = results[`${name} 2`]
+  // What two cores allow when every request also costs PostgreSQL and load-generator CPU.
+  const ceiling = (CORES * 1000) / two.perReqAll
+  console.log(
+    `${name}: 2 workers / 1 = ${(two.rps / one.rps).toFixed(2)}x req/s (target >= 1.10x); server CPU per request ${(two.perReq / one.perReq).toFixed(2)}x (target <= 1.10x); ceiling ${CORES} cores x 1000 ms / ${two.perReqAll.toFixed(3)} ms per request (server + db + loadgen) = ${ceiling.toFixed(0)} req/s = ${(ceiling / one.rps).toFixed(2)}x one worker`
+  )
+}
