@@ -13,7 +13,13 @@ import cluster from 'node:cluster'
 import type { Server } from 'node:http'
 import { webConcurrency } from '../app/operations/cluster_config.js'
 
-const workers = webConcurrency()
+let workers = 1
+try {
+  workers = webConcurrency()
+} catch (error) {
+  process.stderr.write(`modelgate: cannot start: ${(error as Error).message}\n`)
+  process.exit(1)
+}
 if (cluster.isPrimary && workers > 1) {
   const { runPrimary } = await import('../app/operations/cluster.js')
   await runPrimary(workers)

@@ -62,6 +62,7 @@ let draining = false
  */
 export function createHttpServer(handler: Handler): Server {
   const timeouts = serverTimeouts()
+  shutdownTimeout() // a bad value stops the start, not the stop
   const shortest = Math.min(
     ...[timeouts.headersTimeout, timeouts.requestTimeout].filter((t) => t > 0),
     4_000
