@@ -17,8 +17,8 @@ const migrations = { naturalSort: true, paths: ['database/migrations'] }
  * longer than MODELGATE_DB_STATEMENT_TIMEOUT_MS (default off) is cancelled by the server: 503
  * instead of requests piling up behind a lock.
  */
-const acquireTimeout = Number(env.get('MODELGATE_DB_ACQUIRE_TIMEOUT_MS', '')) || 5000
-const statementTimeout = Number(env.get('MODELGATE_DB_STATEMENT_TIMEOUT_MS', '')) || 0
+const acquireTimeout = env.get('MODELGATE_DB_ACQUIRE_TIMEOUT_MS') || 5000
+const statementTimeout = env.get('MODELGATE_DB_STATEMENT_TIMEOUT_MS') || 0
 /** node-postgres options Lucid's connection type does not list. */
 const pgTimeouts: Record<string, number> = {
   connectionTimeoutMillis: acquireTimeout,

@@ -21,6 +21,9 @@ export default await Env.create(new URL('../', import.meta.url), {
   DB_USER: Env.schema.string.optional(),
   DB_PASSWORD: Env.schema.string.optional(),
   DB_DATABASE: Env.schema.string.optional(),
+  /** PostgreSQL: wait for a connection at most this long (503 after), and a statement timeout. */
+  MODELGATE_DB_ACQUIRE_TIMEOUT_MS: Env.schema.number.optional(),
+  MODELGATE_DB_STATEMENT_TIMEOUT_MS: Env.schema.number.optional(),
 
   MODELGATE_DEMO: Env.schema.boolean.optional(),
   MODELGATE_AUTO_MIGRATE: Env.schema.boolean.optional(),
