@@ -8,7 +8,8 @@
  * ratios 2/1 and the ceiling those shares allow:
  *   ceiling req/s = cores x 1000 ms / (server + PostgreSQL + load generator CPU ms per request)
  * Target: >= 1.1x with 2 workers, server CPU per request within 10 % of one worker's.
- *   node scripts/bench_workers.js [--sqlite] [--duration=10] [--connections=50] [--rows=2000]
+ *   node scripts/bench_workers.js [--sqlite] [--duration=10] [--warmup=5] [--connections=50]
+ *        [--rows=2000]
  * PostgreSQL database modelgate_bench_workers on DB_HOST (recreated); --sqlite:
  * tmp/bench-workers.sqlite3 (two processes then share the file).
  */
@@ -31,6 +32,8 @@ const PG = !argv.includes('--sqlite')
 const duration = arg('duration', 10)
 const connections = arg('connections', 50)
 const ROWS = arg('rows', 2000)
+// Warm-up per scenario: every worker compiles and optimises the request path on its first requests.
+const warmup = arg('warmup', 5)
 const PG_DATABASE = process.env.BENCH_DB_DATABASE ?? 'modelgate_bench_workers'
 const PORT = 8193
 const base = `http://127.0.0.1:${PORT}`
@@ -176,7 +179,7 @@ for (const workers of [1, 2]) {
   }
   for (const [name, path] of Object.entries(scenarios)) {
     const requests = [{ setupRequest: (req) => ({ ...req, path: path() }) }]
-    await run({ headers, requests, duration: 2 }) // warm-up
+    await run({ headers, requests, duration: warmup })
     const pids = serverPids(server)
     const pgBefore = await pgPids()
     const before = { server: sum(pids), pg: sum(pgBefore), gen: process.cpuUsage() }
