@@ -1,10 +1,10 @@
 /**
  * A real HAProxy (Debian's /usr/sbin/haproxy) in front of several server processes, for the
- * multi-instance tests and scripts/bench_cluster.js: round-robin, health checks on
- * /health/ready, retries and redispatch as the README's production example has them (checks
- * more often, so that a test does not wait on them). It runs
- * in the foreground (`-db`) as a child of the test and is killed at the end. Every answer
- * carries `X-Served-By: <server name>`, so a test can see which instance answered.
+ * multi-instance tests: round-robin, health checks on /health/ready, retries and redispatch as
+ * the README's production example has them (scripts/cluster_common.js writes the same for the
+ * benchmarks). It runs in the foreground (`-db`) as a child of the test and is stopped at the
+ * end. Every answer carries `X-Served-By: <server name>`, so a test can see which instance
+ * answered; the runtime API (a unix socket) reports and changes the servers.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
