@@ -9,7 +9,7 @@
  *   ceiling req/s = cores x 1000 ms / (server + PostgreSQL + load generator CPU ms per request)
  * Target: >= 1.1x with 2 workers, server CPU per request within 10 % of one worker's.
  *   node scripts/bench_workers.js [--sqlite] [--duration=10] [--warmup=5] [--connections=50]
- *        [--rows=2000]
+ *        [--rows=2000] [--rounds=2]   (rounds alternate 1 and 2 workers; medians are printed)
  * PostgreSQL database modelgate_bench_workers on DB_HOST (recreated); --sqlite:
  * tmp/bench-workers.sqlite3 (two processes then share the file).
  */
@@ -34,6 +34,8 @@ const connections = arg('connections', 50)
 const ROWS = arg('rows', 2000)
 // Warm-up per scenario: every worker compiles and optimises the request path on its first requests.
 const warmup = arg('warmup', 5)
+// Rounds alternate 1 and 2 workers, so that a change in the shared machine's load hits both.
+const rounds = arg('rounds', 2)
 const PG_DATABASE = process.env.BENCH_DB_DATABASE ?? 'modelgate_bench_workers'
 const PORT = 8193
 const base = `http://127.0.0.1:${PORT}`
@@ -151,7 +153,7 @@ const run = (opts) =>
 
 let ids = []
 const results = {}
-for (const workers of [1, 2]) {
+for (const workers of Array.from({ length: rounds }, () => [1, 2]).flat()) {
   const server = await startServer(workers)
   const token = await clientToken(base, 'bench', SECRET)
   const headers = { 'authorization': `Bearer ${token}`, 'content-type': 'application/json' }
@@ -195,7 +197,7 @@ for (const workers of [1, 2]) {
       gen: (gen.user + gen.system) / 1000,
     }
     const bad = r.non2xx + r.errors + r.timeouts
-    results[`${name} ${workers}`] = {
+    ;(results[`${name} ${workers}`] ??= []).push({
       rps: count / (wall / 1000),
       p50: r.latency.p50,
       p99: r.latency.p99,
@@ -203,14 +205,18 @@ for (const workers of [1, 2]) {
       shares: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, v / (wall * CORES)])),
       perReqAll: (cpu.server + cpu.pg + cpu.gen) / count,
       bad,
-    }
+    })
   }
   await stopServer(server)
 }
 
+/** The round with the median req/s (its other figures with it). */
+const median = (runs) => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor((runs.length - 1) / 2)]
+for (const key of Object.keys(results)) results[key] = median(results[key])
+
 const pct = (x) => `${(x * 100).toFixed(0)} %`.padStart(5)
 console.log(
-  `\nentities API, ${PG ? 'PostgreSQL' : 'SQLite'}, ${CORES} cores, ${connections} connections, ${duration} s per run\n`
+  `\nentities API, ${PG ? 'PostgreSQL' : 'SQLite'}, ${CORES} cores, ${connections} connections, ${duration} s per run, median of ${rounds} rounds\n`
 )
 console.log('scenario workers    req/s   p50   p99  server µs/req   server    db  loadgen  errors')
 for (const [key, r] of Object.entries(results)) {
