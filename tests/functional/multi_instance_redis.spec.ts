@@ -13,8 +13,7 @@ import db from '@adonisjs/lucid/services/db'
 import { resetDatabase } from '#tests/helpers/database'
 import { createClient, createUser } from '#tests/helpers/oauth'
 import { randomToken } from '#oauth/secrets'
-import { startServerProcess } from '#tests/helpers/server_process'
-import { csrfOf, RoutedBrowser, withToken } from '#tests/helpers/instances'
+import { csrfOf, RoutedBrowser, startInstance, withToken } from '#tests/helpers/instances'
 
 const REDIRECT = 'http://127.0.0.1:9/callback'
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0'
@@ -50,10 +49,7 @@ test.group('two instances sharing Redis (REDIS_URL)', (group) => {
     })
     await resetDatabase()
     const env = { REDIS_URL, REDIS_KEY_PREFIX: PREFIX, MODELGATE_WATCH_INTERVAL_MS: '500' }
-    for (const { child, port } of await Promise.all([
-      startServerProcess(env),
-      startServerProcess(env),
-    ])) {
+    for (const { child, port } of await Promise.all([startInstance(env), startInstance(env)])) {
       children.push(child)
       origins.push(`http://127.0.0.1:${port}`)
     }

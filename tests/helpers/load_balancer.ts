@@ -120,9 +120,13 @@ export async function startLoadBalancer(
   child.stdout!.on('data', (chunk) => (output += chunk))
   child.stderr!.on('data', (chunk) => (output += chunk))
   let exited: number | null = null
+  // A run that ends without its teardown (forceExit after a timeout) must not leave it running.
+  const orphan = () => child.kill('SIGTERM')
+  process.once('exit', orphan)
   const exit = new Promise<void>((resolve) =>
     child.on('exit', (code) => {
       exited = code ?? -1
+      process.off('exit', orphan)
       resolve()
     })
   )
