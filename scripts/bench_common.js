@@ -52,6 +52,32 @@ export function importDefinition(doc, file, env) {
   if (imported.status !== 0) throw new Error(`import failed: ${imported.stdout}${imported.stderr}`)
 }
 
+/**
+ * What an API client of an application typically holds, as every benchmark imports it: REST
+ * access plus full rights on the application's entities (entity and attribute policies are
+ * evaluated per request), for the confidential client `bench` (client_credentials).
+ */
+export const benchAccess = (secret, accessTokenTimeToLive = '1h') => ({
+  resourceRoles: [
+    {
+      code: 'bench-full',
+      childRoles: ['rest-minimal'],
+      entityPolicies: [{ entity: '*', actions: ['create', 'read', 'update', 'delete'] }],
+      attributePolicies: [{ entity: '*', attributes: ['*'], action: 'MODIFY' }],
+    },
+  ],
+  clients: [
+    {
+      clientId: 'bench',
+      clientSecret: secret,
+      authenticationMethods: ['client_secret_basic'],
+      grantTypes: ['client_credentials'],
+      accessTokenTimeToLive,
+      resourceRoles: ['bench-full'],
+    },
+  ],
+})
+
 /** Connection settings of the benchmark PostgreSQL server (DB_* variables) for `database`. */
 export const pgConfig = (database) => ({
   host: process.env.DB_HOST ?? '127.0.0.1',

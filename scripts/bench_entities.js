@@ -29,6 +29,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { ensureEnv } from './ensure_env.js'
 import {
+  benchAccess,
   clientToken,
   freshDatabase,
   serverEnv,
@@ -68,26 +69,7 @@ importDefinition(
     enums: M.ENUMS,
     entities: [...M.ENTITIES, BIG_ENTITY],
     fetchPlans: M.FETCH_PLANS,
-    // What an API client of an application typically holds: REST access plus full rights on
-    // the application's entities (entity and attribute policies are evaluated per request).
-    resourceRoles: [
-      {
-        code: 'bench-full',
-        childRoles: ['rest-minimal'],
-        entityPolicies: [{ entity: '*', actions: ['create', 'read', 'update', 'delete'] }],
-        attributePolicies: [{ entity: '*', attributes: ['*'], action: 'MODIFY' }],
-      },
-    ],
-    clients: [
-      {
-        clientId: 'bench',
-        clientSecret: SECRET,
-        authenticationMethods: ['client_secret_basic'],
-        grantTypes: ['client_credentials'],
-        accessTokenTimeToLive: '1h',
-        resourceRoles: ['bench-full'],
-      },
-    ],
+    ...benchAccess(SECRET),
   },
   'tmp/bench-entities.json',
   env

@@ -18,6 +18,7 @@ import { cpus } from 'node:os'
 import { readFileSync } from 'node:fs'
 import { ensureEnv } from './ensure_env.js'
 import {
+  benchAccess,
   clientToken,
   freshDatabase,
   importDefinition,
@@ -68,24 +69,7 @@ importDefinition(
         ],
       },
     ],
-    resourceRoles: [
-      {
-        code: 'bench-full',
-        childRoles: ['rest-minimal'],
-        entityPolicies: [{ entity: '*', actions: ['create', 'read', 'update', 'delete'] }],
-        attributePolicies: [{ entity: '*', attributes: ['*'], action: 'MODIFY' }],
-      },
-    ],
-    clients: [
-      {
-        clientId: 'bench',
-        clientSecret: SECRET,
-        authenticationMethods: ['client_secret_basic'],
-        grantTypes: ['client_credentials'],
-        accessTokenTimeToLive: '1h',
-        resourceRoles: ['bench-full'],
-      },
-    ],
+    ...benchAccess(SECRET),
   },
   'tmp/bench-workers.json',
   env

@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
+  benchAccess,
   clientToken,
   freshDatabase,
   importDefinition,
@@ -40,24 +41,7 @@ export async function prepareDatabase(database, port) {
           ],
         },
       ],
-      resourceRoles: [
-        {
-          code: 'bench-full',
-          childRoles: ['rest-minimal'],
-          entityPolicies: [{ entity: '*', actions: ['create', 'read', 'update', 'delete'] }],
-          attributePolicies: [{ entity: '*', attributes: ['*'], action: 'MODIFY' }],
-        },
-      ],
-      clients: [
-        {
-          clientId: 'bench',
-          clientSecret: SECRET,
-          authenticationMethods: ['client_secret_basic'],
-          grantTypes: ['client_credentials'],
-          accessTokenTimeToLive: '12h',
-          resourceRoles: ['bench-full'],
-        },
-      ],
+      ...benchAccess(SECRET, '12h'),
       settings: { 'svc.rest.max-bulk-size': 1000 },
     },
     join(tmpdir(), `mg-cluster-${process.pid}.json`),
