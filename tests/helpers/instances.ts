@@ -5,7 +5,11 @@
  */
 import type { ChildProcess } from 'node:child_process'
 import { Browser } from '#tests/helpers/oauth'
-import { spawnServerProcess, type ServerProcess } from '#tests/helpers/server_process'
+import {
+  spawnServerProcess,
+  waitUntilHealthy,
+  type ServerProcess,
+} from '#tests/helpers/server_process'
 
 /**
  * Server processes started by startInstance and still running. A test that times out leaves
@@ -20,19 +24,9 @@ process.once('exit', () => {
 /** startServerProcess, with the process stopped at the latest when the test process exits. */
 export async function startInstance(env: Record<string, string>): Promise<ServerProcess> {
   const server = await spawnServerProcess(env)
-  const { child, port } = server
-  running.add(child)
-  void server.exited.then(() => running.delete(child))
-  for (let i = 0; i < 600 && child.exitCode === null && child.signalCode === null; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) return server
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  child.kill()
-  throw new Error(
-    `instance did not start (exit ${child.exitCode}):\n${server.output().slice(-3000)}`
-  )
+  running.add(server.child)
+  void server.exited.then(() => running.delete(server.child))
+  return waitUntilHealthy(server, 'instance')
 }
 
 /**

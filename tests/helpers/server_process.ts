@@ -65,12 +65,13 @@ export async function spawnServerProcess(env: Record<string, string> = {}): Prom
 }
 
 /**
- * Starts `server.js` on a free port with the test environment plus `env` (no demo, quiet log)
- * and resolves once `/health` answers 200. A cold start compiles the sources: 60 s at most; a
- * failed start says why (the end of the process's output).
+ * Resolves once the spawned server answers `/health` with 200 (a cold start compiles the
+ * sources: 60 s at most); otherwise kills it and throws with the end of its output.
  */
-export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
-  const server = await spawnServerProcess(env)
+export async function waitUntilHealthy(
+  server: ServerProcess,
+  what = 'server'
+): Promise<ServerProcess> {
   const { child, port } = server
   for (let i = 0; i < 600 && child.exitCode === null && child.signalCode === null; i++) {
     try {
@@ -80,6 +81,14 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
   }
   child.kill()
   throw new Error(
-    `second server did not start (exit ${child.exitCode ?? child.signalCode}):\n${server.output().slice(-3000)}`
+    `${what} did not start (exit ${child.exitCode ?? child.signalCode}):\n${server.output().slice(-3000)}`
   )
+}
+
+/**
+ * Starts `server.js` on a free port with the test environment plus `env` (no demo, quiet log)
+ * and resolves once `/health` answers 200; a failed start says why.
+ */
+export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+  return waitUntilHealthy(await spawnServerProcess(env), 'second server')
 }
