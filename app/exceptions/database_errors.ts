@@ -5,7 +5,7 @@
  * never a 500 or a hanging request. Write transactions in flight are rolled back by the
  * database when their connection dies: nothing half-written.
  */
-export type DatabaseFailure = 'unavailable' | 'timeout'
+export type DatabaseFailure = 'unavailable' | 'timeout' | 'store'
 
 /** Socket errors of the driver's connection to the database. */
 const NETWORK = new Set([
@@ -37,6 +37,9 @@ export function databaseFailure(error: unknown, depth = 0): DatabaseFailure | nu
   if (!error || typeof error !== 'object' || depth > 3) return null
   const e = error as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown }
   const code = String(e.code ?? '')
+  // ioredis gave up on a command after its retries (REDIS_URL, config/redis.ts): the store of
+  // login sessions and rate limits is down; requests with a bearer token do not need it.
+  if (e.name === 'MaxRetriesPerRequestError') return 'store'
   // knex's pool waited its acquire timeout for a connection (none could be made, or all busy).
   if (e.name === 'KnexTimeoutError') return 'unavailable'
   if (NETWORK.has(code) || unavailableState(code)) return 'unavailable'
@@ -51,6 +54,12 @@ export function databaseFailure(error: unknown, depth = 0): DatabaseFailure | nu
 
 /** The 503 body of a database failure. */
 export function databaseFailureBody(failure: DatabaseFailure) {
+  if (failure === 'store')
+    return {
+      error: 'Session store unavailable',
+      details:
+        'The store of login sessions and rate limits (Redis) cannot be reached; the request was not carried out. Try again shortly.',
+    }
   return failure === 'timeout'
     ? {
         error: 'Database busy',

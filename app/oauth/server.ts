@@ -18,7 +18,17 @@ import limiter from '@adonisjs/limiter/services/main'
 import engine from '#engine/services/engine'
 import { createModel, type GrantUser } from './model.js'
 import { parseDuration } from './secrets.js'
-import { databaseFailure, databaseFailureBody } from '#exceptions/database_errors'
+import {
+  databaseFailure,
+  databaseFailureBody,
+  type DatabaseFailure,
+} from '#exceptions/database_errors'
+
+/** RFC 6749 `temporarily_unavailable` (503, retry in a second) for a store that failed. */
+function sendUnavailable(ctx: HttpContext, failure: DatabaseFailure) {
+  ctx.response.header('Retry-After', '1')
+  return sendOAuthError(ctx, 503, 'temporarily_unavailable', databaseFailureBody(failure).details)
+}
 
 /** Failed client authentications count per client id; too many -> 429 for a minute. */
 function clientAttempts() {
@@ -210,7 +220,15 @@ export async function handleTokenRequest(ctx: HttpContext) {
   }
   const clientKey = `oauth_client_${String(basicCredentials(ctx.request.header('authorization') ?? '')?.id ?? formField(ctx, 'client_id'))}`
   const attempts = clientAttempts()
-  const state = await attempts.get(clientKey)
+  let state
+  try {
+    state = await attempts.get(clientKey)
+  } catch (error) {
+    // The rate-limit store (the database, or Redis with REDIS_URL) is down: nothing is issued.
+    const failure = databaseFailure(error)
+    if (!failure) throw error
+    return sendUnavailable(ctx, failure)
+  }
   if (state && state.remaining <= 0) {
     ctx.response.header('Retry-After', String(state.availableIn))
     return sendOAuthError(
@@ -248,15 +266,7 @@ export async function handleTokenRequest(ctx: HttpContext) {
     // The database failed under the grant (down, too slow, an SQLite file locked by another
     // process): nothing was issued and a retry may succeed (RFC 6749 temporarily_unavailable).
     const failure = databaseFailure((thrown as { inner?: unknown }).inner)
-    if (failure) {
-      ctx.response.header('Retry-After', '1')
-      return sendOAuthError(
-        ctx,
-        503,
-        'temporarily_unavailable',
-        databaseFailureBody(failure).details
-      )
-    }
+    if (failure) return sendUnavailable(ctx, failure)
     const error = clarified(thrown, String(formField(ctx, 'grant_type')))
     const status =
       error.code === 401 || error.name === 'invalid_client' ? 401 : error.code >= 500 ? 500 : 400

@@ -4,6 +4,9 @@
  * other with the session data in Redis (the cookie carries only its id); failed sign-ins and
  * client authentications are counted in Redis, not in the database, across both instances.
  * Every key of the run carries a prefix of its own; only those keys are deleted afterwards.
+ * The second instance reaches Redis through a TCP proxy, so that a Redis outage can be made for
+ * it alone (the shared Redis keeps running): its sign-in form and token endpoint answer 503 in
+ * the documented shape, bearer requests still answer, and it recovers without a restart.
  */
 import { test } from '@japa/runner'
 import type { ChildProcess } from 'node:child_process'
@@ -14,6 +17,7 @@ import { resetDatabase } from '#tests/helpers/database'
 import { createClient, createUser } from '#tests/helpers/oauth'
 import { randomToken } from '#oauth/secrets'
 import { csrfOf, RoutedBrowser, startInstance, withToken } from '#tests/helpers/instances'
+import { TcpProxy } from '#tests/helpers/faults'
 
 const REDIRECT = 'http://127.0.0.1:9/callback'
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0'
@@ -41,6 +45,11 @@ test.group('two instances sharing Redis (REDIS_URL)', (group) => {
   const children: ChildProcess[] = []
   const origins: string[] = []
   let redis: Redis
+  const redisTarget = new URL(REDIS_URL)
+  const redisProxy = new TcpProxy({
+    host: redisTarget.hostname,
+    port: Number(redisTarget.port || 6379),
+  })
 
   group.setup(async () => {
     redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 })
@@ -49,12 +58,21 @@ test.group('two instances sharing Redis (REDIS_URL)', (group) => {
     })
     await resetDatabase()
     const env = { REDIS_URL, REDIS_KEY_PREFIX: PREFIX, MODELGATE_WATCH_INTERVAL_MS: '500' }
-    for (const { child, port } of await Promise.all([startInstance(env), startInstance(env)])) {
+    await redisProxy.open()
+    const proxied = new URL(REDIS_URL)
+    proxied.hostname = '127.0.0.1'
+    proxied.port = String(redisProxy.port)
+    const viaProxy = { ...env, REDIS_URL: proxied.toString() }
+    for (const { child, port } of await Promise.all([
+      startInstance(env),
+      startInstance(viaProxy),
+    ])) {
       children.push(child)
       origins.push(`http://127.0.0.1:${port}`)
     }
     return async () => {
       for (const child of children) child.kill('SIGTERM')
+      await redisProxy.cut()
       await Promise.all(children.map((c) => c.exitCode ?? new Promise((r) => c.once('exit', r))))
       const keys = await ownKeys(redis)
       if (keys.length) await redis.del(...keys)
@@ -178,5 +196,52 @@ test.group('two instances sharing Redis (REDIS_URL)', (group) => {
       .where('key', 'like', '%mi-redis-nobody%')
       .orWhere('key', 'like', `%${client.clientId}%`)
     assert.lengthOf(inDatabase, 0, 'the database store is not used')
+  }).timeout(60000)
+
+  test('Redis unreachable: sign-in and token endpoint answer 503, bearer requests 200, then recovery', async ({
+    assert,
+  }) => {
+    const origin = origins[1]
+    const { client, secret } = await createClient()
+    const tokenRequest = () =>
+      fetch(`${origin}/oauth2/token`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          'Authorization': `Basic ${Buffer.from(`${client.clientId}:${secret}`).toString('base64')}`,
+        },
+        body: 'grant_type=client_credentials',
+      })
+    const before = await tokenRequest()
+    assert.equal(before.status, 200, await before.clone().text())
+    const { access_token: accessToken } = (await before.json()) as { access_token: string }
+    const tokensBefore = await db.from('oauth_tokens').count('* as n').first()
+
+    await redisProxy.cut()
+    try {
+      const started = Date.now()
+      const refused = await tokenRequest()
+      assert.equal(refused.status, 503, await refused.clone().text())
+      assert.equal(refused.headers.get('retry-after'), '1')
+      assert.equal(((await refused.json()) as { error: string }).error, 'temporarily_unavailable')
+      assert.isBelow(Date.now() - started, 10000)
+
+      const signIn = await new RoutedBrowser([origin]).fetch('/as-login')
+      assert.equal(signIn.status, 503)
+      assert.deepInclude(await signIn.json(), { error: 'Session store unavailable' })
+
+      const bearer = await fetch(`${origin}/rest/userInfo`, withToken(accessToken))
+      assert.equal(bearer.status, 200, 'a bearer request needs no session store')
+      const tokensAfter = await db.from('oauth_tokens').count('* as n').first()
+      assert.equal(Number(tokensAfter.n), Number(tokensBefore.n), 'no token was issued')
+    } finally {
+      await redisProxy.open()
+    }
+    let status = 0
+    for (const until = Date.now() + 15000; Date.now() < until && status !== 200;) {
+      status = (await tokenRequest()).status
+      if (status !== 200) await new Promise((r) => setTimeout(r, 250))
+    }
+    assert.equal(status, 200, 'served again once Redis is back, without a restart')
   }).timeout(60000)
 })
