@@ -6,6 +6,7 @@
  * The outage tests (catalogue FT13) are in files_s3_outage.spec.ts.
  */
 import { test } from '@japa/runner'
+import { SQLITE_PASS_ONLY } from '#tests/helpers/server_process'
 import type { ChildProcess } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
 import { PART_SIZE } from '#files/s3_storage'
@@ -21,6 +22,7 @@ async function* chunked(data: Buffer) {
 }
 
 test.group('Files API on S3 (s3rver)', (group) => {
+  group.each.skip(SQLITE_PASS_ONLY !== null, SQLITE_PASS_ONLY ?? '')
   let s3: S3rver
   let server: { child: ChildProcess; port: number }
   let token = ''
@@ -39,6 +41,7 @@ test.group('Files API on S3 (s3rver)', (group) => {
     })
 
   group.setup(async () => {
+    if (SQLITE_PASS_ONLY) return
     ;({ s3, server, token } = await s3ServerSetup())
   })
 

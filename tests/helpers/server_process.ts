@@ -92,3 +92,14 @@ export async function waitUntilHealthy(
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
   return waitUntilHealthy(await spawnServerProcess(env), 'second server')
 }
+
+/**
+ * Tests whose subject does not depend on the database (the S3 storage, Redis, the merge of the
+ * workers' metrics) run in the SQLite pass only: the reason for skipping them in the
+ * PostgreSQL pass, or null in the SQLite pass. They still start real server processes, the
+ * expensive part of CI.
+ */
+export const SQLITE_PASS_ONLY =
+  process.env.DB_CONNECTION === 'pg'
+    ? 'independent of the database: runs in the SQLite pass (npm test) only'
+    : null
