@@ -33,6 +33,7 @@ import {
   startInstance,
   timeToSee,
   withToken,
+  clientCredentials,
 } from '#tests/helpers/instances'
 
 const REDIRECT = 'http://127.0.0.1:9/callback'
@@ -308,14 +309,7 @@ test.group('three instances behind HAProxy (cookie sessions, database limits)', 
 
     const { client, secret } = await createClient()
     const tokenRequest = (origin: string, password: string) =>
-      fetch(`${origin}/oauth2/token`, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/x-www-form-urlencoded',
-          'Authorization': `Basic ${Buffer.from(`${client.clientId}:${password}`).toString('base64')}`,
-        },
-        body: 'grant_type=client_credentials',
-      })
+      clientCredentials(origin, client.clientId, password)
     // svc.authserver.client-authentication-attempts: 10 by default.
     for (let i = 0; i < 10; i++) assert.equal((await tokenRequest(lb.url, 'wrong')).status, 401)
     for (const port of allPorts()) {

@@ -17,7 +17,13 @@ import db from '@adonisjs/lucid/services/db'
 import { resetDatabase } from '#tests/helpers/database'
 import { createClient, createUser } from '#tests/helpers/oauth'
 import { randomToken } from '#oauth/secrets'
-import { csrfOf, RoutedBrowser, startInstance, withToken } from '#tests/helpers/instances'
+import {
+  csrfOf,
+  RoutedBrowser,
+  startInstance,
+  withToken,
+  clientCredentials,
+} from '#tests/helpers/instances'
 import { TcpProxy } from '#tests/helpers/faults'
 
 const REDIRECT = 'http://127.0.0.1:9/callback'
@@ -173,14 +179,7 @@ test.group('two instances sharing Redis (REDIS_URL)', (group) => {
 
     const { client, secret } = await createClient()
     const tokenRequest = (origin: string, password: string) =>
-      fetch(`${origin}/oauth2/token`, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/x-www-form-urlencoded',
-          'Authorization': `Basic ${Buffer.from(`${client.clientId}:${password}`).toString('base64')}`,
-        },
-        body: 'grant_type=client_credentials',
-      })
+      clientCredentials(origin, client.clientId, password)
     for (let i = 0; i < 10; i++)
       assert.equal((await tokenRequest(origins[i % 2], 'wrong')).status, 401)
     for (const origin of origins) assert.equal((await tokenRequest(origin, secret)).status, 429)
@@ -206,15 +205,7 @@ test.group('two instances sharing Redis (REDIS_URL)', (group) => {
   }) => {
     const origin = origins[1]
     const { client, secret } = await createClient()
-    const tokenRequest = () =>
-      fetch(`${origin}/oauth2/token`, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/x-www-form-urlencoded',
-          'Authorization': `Basic ${Buffer.from(`${client.clientId}:${secret}`).toString('base64')}`,
-        },
-        body: 'grant_type=client_credentials',
-      })
+    const tokenRequest = () => clientCredentials(origin, client.clientId, secret)
     const before = await tokenRequest()
     assert.equal(before.status, 200, await before.clone().text())
     const { access_token: accessToken } = (await before.json()) as { access_token: string }

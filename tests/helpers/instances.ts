@@ -90,3 +90,14 @@ export const withToken = (token: string, init: RequestInit = {}): RequestInit =>
   ...init,
   headers: { Authorization: `Bearer ${token}`, ...(init.headers as Record<string, string>) },
 })
+
+/** A client_credentials token request to `origin`, the client authenticated with HTTP Basic. */
+export const clientCredentials = (origin: string, clientId: string, secret: string) =>
+  fetch(`${origin}/oauth2/token`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      'Authorization': `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
+    },
+    body: 'grant_type=client_credentials',
+  })
