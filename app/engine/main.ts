@@ -8,7 +8,7 @@ export type { EntityMeta, AttributeMeta } from './metadata/model.js'
 export type * from './metadata/types.js'
 export { applyModel } from './metadata/model_service.js'
 export type { ApplyResult, ApplyOptions } from './metadata/model_service.js'
-export { inspectTable, listTables } from './schema/inspector.js'
+export { inspectSchema, inspectTable, listTables } from './schema/inspector.js'
 export type { InspectedTable } from './schema/inspector.js'
 export {
   describeDatatypes,

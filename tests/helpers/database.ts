@@ -8,6 +8,7 @@ import { Engine } from '#engine/main'
 import { migrate } from '#start/bootstrap'
 import { dropAllTables as wipe } from '#engine/schema/wipe'
 import { clearPermissionCache } from '#security/main'
+import { captureMigrated, restoreMigrated } from './migrated_state.js'
 
 export const dialect = () => (db.connection().dialect.name === 'postgres' ? 'pg' : 'sqlite')
 
@@ -20,8 +21,11 @@ export async function resetDatabase() {
   // The change watcher polls mg_versions: pause it while the system tables do not exist (its
   // polls would otherwise log 'refresh failed' warnings in the middle of the test output).
   await engine.stop()
-  await dropAllTables()
-  await migrate(app)
+  if (!(await restoreMigrated())) {
+    await dropAllTables()
+    await migrate(app)
+    await captureMigrated()
+  }
   await engine.start()
   // The version counters restart with the database: nothing cached under them may survive.
   clearPermissionCache()

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import type { Assert } from '@japa/assert'
-import { Engine, inspectTable, listTables, type InspectedTable } from '#engine/main'
+import { Engine, inspectSchema, inspectTable, type InspectedTable } from '#engine/main'
 import { DataManager } from '#engine/data/data_manager'
 import { FULL_ACCESS, type Permissions } from '#security/policy_index'
 import { compilePermissions } from '#security/compiler'
@@ -169,16 +169,15 @@ export async function snapshotState(): Promise<string> {
   for (const t of systemTables) {
     parts.push(await client.from(t).select('*').orderByRaw('1'))
   }
-  const tables = [...(await listTables(client))].sort()
+  const schema = await inspectSchema(client)
+  const tables = [...schema.keys()].sort()
   for (const t of tables) {
-    const inspection = await inspectTable(client, t)
-    if (inspection) {
-      parts.push({
-        ...inspection,
-        indexes: sortedJson(inspection.indexes),
-        foreignKeys: sortedJson(inspection.foreignKeys),
-      })
-    }
+    const inspection = schema.get(t)!
+    parts.push({
+      ...inspection,
+      indexes: sortedJson(inspection.indexes),
+      foreignKeys: sortedJson(inspection.foreignKeys),
+    })
     if (!systemTables.includes(t)) parts.push(sortedJson(await client.from(t).select('*')))
   }
   return JSON.stringify(parts, (_k, v) => (v instanceof Date ? v.toISOString() : v))

@@ -33,8 +33,11 @@ export function dialectOf(client: QueryClientContract): 'sqlite' | 'pg' {
 
 export async function listTables(client: QueryClientContract): Promise<Set<string>> {
   if (dialectOf(client) === 'pg') {
+    // pg_catalog rather than information_schema.tables: the same relations (tables, views,
+    // foreign tables of the current schema) in a fraction of the time.
     const rows = await client.rawQuery(
-      `select table_name from information_schema.tables where table_schema = current_schema()`
+      `select c.relname as table_name from pg_class c join pg_namespace ns on ns.oid = c.relnamespace
+        where ns.nspname = current_schema() and c.relkind in ('r', 'p', 'v', 'm', 'f')`
     )
     return new Set(rows.rows.map((r: any) => r.table_name))
   }
@@ -46,7 +49,8 @@ export async function inspectTable(
   client: QueryClientContract,
   table: string
 ): Promise<InspectedTable | null> {
-  return dialectOf(client) === 'pg' ? inspectPg(client, table) : inspectSqlite(client, table)
+  if (dialectOf(client) === 'pg') return (await inspectPg(client, table)).get(table) ?? null
+  return inspectSqlite(client, table)
 }
 
 async function inspectSqlite(
@@ -81,53 +85,83 @@ async function inspectSqlite(
   }
 }
 
+/** Every table of the schema, inspected (tests compare whole schemas before and after). */
+export async function inspectSchema(
+  client: QueryClientContract
+): Promise<Map<string, InspectedTable>> {
+  if (dialectOf(client) === 'pg') return inspectPg(client, null)
+  const result = new Map<string, InspectedTable>()
+  for (const table of await listTables(client)) {
+    const inspection = await inspectSqlite(client, table)
+    if (inspection) result.set(table, inspection)
+  }
+  return result
+}
+
+/**
+ * One table, or every table of the current schema (null), in three catalog queries whatever
+ * the count: per-table information_schema joins cost ~25 ms a table.
+ */
 async function inspectPg(
   client: QueryClientContract,
-  table: string
-): Promise<InspectedTable | null> {
+  table: string | null
+): Promise<Map<string, InspectedTable>> {
+  const only = (column: string) => (table === null ? '' : ` and ${column} = ?`)
+  const bindings = table === null ? [] : [table]
   const columns = await client.rawQuery(
-    `select column_name, data_type, character_maximum_length, numeric_precision, numeric_scale, is_nullable
-       from information_schema.columns where table_schema = current_schema() and table_name = ? order by ordinal_position`,
-    [table]
+    `select table_name, column_name, data_type, character_maximum_length, numeric_precision, numeric_scale, is_nullable
+       from information_schema.columns where table_schema = current_schema()${only('table_name')}
+      order by table_name, ordinal_position`,
+    bindings
   )
-  if (columns.rows.length === 0) return null
   const indexes = await client.rawQuery(
-    `select i.relname as name, ix.indisunique as unique, array_to_json(array(
+    `select t.relname as table_name, i.relname as name, ix.indisunique as unique, array_to_json(array(
         select a.attname from unnest(ix.indkey) with ordinality k(attnum, n)
         join pg_attribute a on a.attrelid = t.oid and a.attnum = k.attnum order by k.n)) as columns
        from pg_index ix join pg_class t on t.oid = ix.indrelid join pg_class i on i.oid = ix.indexrelid
        join pg_namespace ns on ns.oid = t.relnamespace
-      where t.relname = ? and ns.nspname = current_schema() and not ix.indisprimary`,
-    [table]
+      where ns.nspname = current_schema() and not ix.indisprimary${only('t.relname')}`,
+    bindings
   )
+  // pg_constraint: one row per column pair of each foreign key.
   const fks = await client.rawQuery(
-    `select kcu.column_name, ccu.table_name as ref_table, ccu.column_name as ref_column
-       from information_schema.table_constraints tc
-       join information_schema.key_column_usage kcu on tc.constraint_name = kcu.constraint_name and tc.table_schema = kcu.table_schema
-       join information_schema.constraint_column_usage ccu on ccu.constraint_name = tc.constraint_name and ccu.table_schema = tc.table_schema
-      where tc.constraint_type = 'FOREIGN KEY' and tc.table_name = ? and tc.table_schema = current_schema()`,
-    [table]
+    `select t.relname as table_name, a.attname as column_name, rt.relname as ref_table, ra.attname as ref_column
+       from pg_constraint c join pg_class t on t.oid = c.conrelid
+       join pg_namespace ns on ns.oid = t.relnamespace join pg_class rt on rt.oid = c.confrelid
+       cross join lateral unnest(c.conkey, c.confkey) as k(col, ref_col)
+       join pg_attribute a on a.attrelid = c.conrelid and a.attnum = k.col
+       join pg_attribute ra on ra.attrelid = c.confrelid and ra.attnum = k.ref_col
+      where c.contype = 'f' and ns.nspname = current_schema()${only('t.relname')}
+      order by c.conname`,
+    bindings
   )
   const typeName = (c: any) => {
     if (c.data_type === 'character varying') return `varchar(${c.character_maximum_length})`
     if (c.data_type === 'numeric') return `numeric(${c.numeric_precision}, ${c.numeric_scale})`
     return c.data_type
   }
-  return {
-    name: table,
-    columns: columns.rows.map((c: any) => ({
+  const result = new Map<string, InspectedTable>()
+  for (const c of columns.rows) {
+    let inspected = result.get(c.table_name)
+    if (!inspected) {
+      inspected = { name: c.table_name, columns: [], indexes: [], foreignKeys: [] }
+      result.set(c.table_name, inspected)
+    }
+    inspected.columns.push({
       name: c.column_name,
       type: typeName(c),
       nullable: c.is_nullable === 'YES',
-    })),
-    // Companion `lower()` indexes (dialects/pg.ts) belong to the index they are named after.
-    indexes: indexes.rows
-      .filter((i: any) => !isPrefixIndexName(i.name))
-      .map((i: any) => ({ name: i.name, columns: i.columns, unique: i.unique })),
-    foreignKeys: fks.rows.map((f: any) => ({
-      column: f.column_name,
-      table: f.ref_table,
-      refColumn: f.ref_column,
-    })),
+    })
   }
+  // Companion `lower()` indexes (dialects/pg.ts) belong to the index they are named after.
+  for (const i of indexes.rows) {
+    if (isPrefixIndexName(i.name)) continue
+    result.get(i.table_name)?.indexes.push({ name: i.name, columns: i.columns, unique: i.unique })
+  }
+  for (const f of fks.rows) {
+    result
+      .get(f.table_name)
+      ?.foreignKeys.push({ column: f.column_name, table: f.ref_table, refColumn: f.ref_column })
+  }
+  return result
 }
