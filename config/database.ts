@@ -18,6 +18,8 @@ const migrations = { naturalSort: true, paths: ['database/migrations'] }
  * instead of requests piling up behind a lock.
  */
 const acquireTimeout = env.get('MODELGATE_DB_ACQUIRE_TIMEOUT_MS') || 5000
+/** PostgreSQL connections per server process (each worker of WEB_CONCURRENCY has its own pool). */
+const poolMax = env.get('DB_POOL_MAX') || 10
 const statementTimeout = env.get('MODELGATE_DB_STATEMENT_TIMEOUT_MS') || 0
 /** node-postgres options Lucid's connection type does not list. */
 const pgTimeouts: Record<string, number> = {
@@ -58,7 +60,7 @@ const dbConfig = defineConfig({
         database: env.get('DB_DATABASE', app.inTest ? 'modelgate_test' : 'modelgate'),
         ...pgTimeouts,
       },
-      pool: { min: 0, max: 10, acquireTimeoutMillis: acquireTimeout },
+      pool: { min: 0, max: poolMax, acquireTimeoutMillis: acquireTimeout },
       migrations,
     },
   },

@@ -7,9 +7,13 @@
  * backends) and the load generator in the machine's capacity (wall time x cores). Then the
  * ratios 2/1 and the ceiling those shares allow:
  *   ceiling req/s = cores x 1000 ms / (server + PostgreSQL + load generator CPU ms per request)
- * Target: >= 1.1x with 2 workers, server CPU per request within 10 % of one worker's.
+ * Target: >= 1.1x with 2 workers, server CPU per request within 10 % of one worker's. Ratios
+ * are taken per round (1 then 2 workers back to back) and their median printed with the range.
  *   node scripts/bench_workers.js [--sqlite] [--duration=10] [--warmup=5] [--connections=50]
  *        [--rows=2000] [--rounds=2]   (rounds alternate 1 and 2 workers; medians are printed)
+ *        [--pool-total=10]  PostgreSQL connections of the server, split over its workers
+ *                           (DB_POOL_MAX = total / workers), so that PostgreSQL serves as many
+ *                           backends with 2 workers as with 1
  * PostgreSQL database modelgate_bench_workers on DB_HOST (recreated); --sqlite:
  * tmp/bench-workers.sqlite3 (two processes then share the file).
  */
@@ -37,6 +41,7 @@ const ROWS = arg('rows', 2000)
 const warmup = arg('warmup', 5)
 // Rounds alternate 1 and 2 workers, so that a change in the shared machine's load hits both.
 const rounds = arg('rounds', 2)
+const poolTotal = arg('pool-total', 10)
 const PG_DATABASE = process.env.BENCH_DB_DATABASE ?? 'modelgate_bench_workers'
 const PORT = 8193
 const base = `http://127.0.0.1:${PORT}`
@@ -109,7 +114,11 @@ async function pgPids() {
 
 async function startServer(workers) {
   const server = spawn(process.execPath, ['server.js'], {
-    env: { ...env, WEB_CONCURRENCY: String(workers) },
+    env: {
+      ...env,
+      WEB_CONCURRENCY: String(workers),
+      DB_POOL_MAX: String(Math.max(1, Math.round(poolTotal / workers))),
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   })
   await waitForServer(base)
@@ -194,6 +203,20 @@ for (const workers of Array.from({ length: rounds }, () => [1, 2]).flat()) {
   await stopServer(server)
 }
 
+// Ratios per round (a round is one 1-worker and one 2-worker run back to back), so that a drift
+// of the shared machine between rounds cancels out; then their median and range.
+const byRound = Object.fromEntries(
+  ['list', 'load'].map((name) => {
+    const ones = results[`${name} 1`]
+    const twos = results[`${name} 2`]
+    return [
+      name,
+      ones.map((one, i) => ({ rps: twos[i].rps / one.rps, cpu: twos[i].perReq / one.perReq })),
+    ]
+  })
+)
+const middle = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]
+const range = (xs) => `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}`
 /** The round with the median req/s (its other figures with it). */
 const median = (runs) => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor((runs.length - 1) / 2)]
 for (const key of Object.keys(results)) results[key] = median(results[key])
@@ -213,9 +236,14 @@ console.log('')
 for (const name of ['list', 'load']) {
   const one = results[`${name} 1`]
   const two = results[`${name} 2`]
-  // What two cores allow when every request also costs PostgreSQL and load-generator CPU.
-  const ceiling = (CORES * 1000) / two.perReqAll
+  const rps = byRound[name].map((r) => r.rps)
+  const cpu = byRound[name].map((r) => r.cpu)
+  // What two cores allow if every request cost what it costs with one worker (server +
+  // PostgreSQL + load generator), and with the costs measured with two.
+  const ceilingOne = (CORES * 1000) / one.perReqAll
+  const ceilingTwo = (CORES * 1000) / two.perReqAll
   console.log(
-    `${name}: 2 workers / 1 = ${(two.rps / one.rps).toFixed(2)}x req/s (target >= 1.10x); server CPU per request ${(two.perReq / one.perReq).toFixed(2)}x (target <= 1.10x); ceiling ${CORES} cores x 1000 ms / ${two.perReqAll.toFixed(3)} ms per request (server + db + loadgen) = ${ceiling.toFixed(0)} req/s = ${(ceiling / one.rps).toFixed(2)}x one worker`
+    `${name}: 2 workers / 1 = ${middle(rps).toFixed(2)}x req/s (rounds ${range(rps)}; target >= 1.10x); server CPU per request ${middle(cpu).toFixed(2)}x (rounds ${range(cpu)}; target <= 1.10x)\n` +
+      `  ceiling at one worker's costs: ${CORES} cores x 1000 ms / ${one.perReqAll.toFixed(3)} ms per request (server + db + loadgen) = ${ceilingOne.toFixed(0)} req/s = ${(ceilingOne / one.rps).toFixed(2)}x; at two workers' costs (${two.perReqAll.toFixed(3)} ms) = ${(ceilingTwo / one.rps).toFixed(2)}x`
   )
 }

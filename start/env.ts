@@ -23,6 +23,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   DB_DATABASE: Env.schema.string.optional(),
   /** PostgreSQL: wait for a connection at most this long (503 after), and a statement timeout. */
   MODELGATE_DB_ACQUIRE_TIMEOUT_MS: Env.schema.number.optional(),
+  DB_POOL_MAX: Env.schema.number.optional(),
   MODELGATE_DB_STATEMENT_TIMEOUT_MS: Env.schema.number.optional(),
 
   MODELGATE_DEMO: Env.schema.boolean.optional(),
