@@ -12,6 +12,7 @@ import { randomBytes, createHash } from 'node:crypto'
 import { startServerProcess, type ServerProcess } from '#tests/helpers/server_process'
 import { createClient, createUser } from '#tests/helpers/oauth'
 import { applyDoc } from '#tests/helpers/engine'
+import { dialect } from '#tests/helpers/database'
 
 const METRICS_TOKEN = `metrics-${randomBytes(12).toString('hex')}`
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
@@ -90,6 +91,8 @@ test.group('operations: metrics and logs of a server process', (group) => {
       // Even a pattern that asks for an OAuth token there does not stand in the way of the
       // metrics token (the resource server lets /metrics through to its own check).
       SVC_RESOURCE_SERVER_AUTHENTICATED_URL_PATTERNS: '/rest/**,/metrics',
+      // The PostgreSQL pool size per process (SQLite keeps its one connection).
+      DB_POOL_MAX: '7',
     })
     base = `http://127.0.0.1:${server.port}`
     server.child.stdout!.on('data', (chunk) => {
@@ -165,7 +168,7 @@ test.group('operations: metrics and logs of a server process', (group) => {
       assert.isTrue(families.has(family), family)
     assert.include(text, '# TYPE modelgate_http_request_duration_seconds histogram')
     const samples = parseMetrics(text)
-    assert.isAbove(valueOf(samples, 'modelgate_db_pool_max'), 0)
+    assert.equal(valueOf(samples, 'modelgate_db_pool_max'), dialect() === 'pg' ? 7 : 1)
     const pool = ['used', 'free'].map((state) =>
       valueOf(samples, 'modelgate_db_pool_connections', { state })
     )
