@@ -20,7 +20,7 @@ import { setupAdminActors } from '#tests/helpers/admin'
 import { accessToken, makeClient } from '#tests/helpers/resource_server'
 import User from '#models/user'
 import { createClient, createUser, insecure } from '#tests/helpers/oauth'
-import type { ServerProcess } from '#tests/helpers/server_process'
+import { startServerProcess, type ServerProcess } from '#tests/helpers/server_process'
 import {
   haproxyMissing,
   HAPROXY,
@@ -30,7 +30,6 @@ import {
 import {
   csrfOf,
   RoutedBrowser,
-  startInstance,
   timeToSee,
   withToken,
   clientCredentials,
@@ -89,7 +88,9 @@ test.group('three instances behind HAProxy (cookie sessions, database limits)', 
     const web = await makeClient({ resourceRoles: [] })
     const plainUser = await User.findByOrFail('username', 'plain')
     bearer.plain = (await accessToken(web, plainUser, 3600)).token
-    const started = await Promise.allSettled(NAMES.map(() => startInstance(INSTANCE_ENV)))
+    const started = await Promise.allSettled(
+      NAMES.map(() => startServerProcess(INSTANCE_ENV, 'instance'))
+    )
     started.forEach((result, i) => {
       if (result.status === 'fulfilled') instances.set(NAMES[i], result.value)
     })
@@ -362,7 +363,7 @@ test.group('three instances behind HAProxy (cookie sessions, database limits)', 
         old.child.kill('SIGTERM')
         const { code } = await old.exited
         assert.equal(code, 0, `${name} stops cleanly:\n${old.output().slice(-3000)}`)
-        const fresh = await startInstance(INSTANCE_ENV)
+        const fresh = await startServerProcess(INSTANCE_ENV, 'instance')
         instances.set(name, fresh)
         await lb.setPort(name, fresh.port)
         await lb.waitFor(name, 'UP')

@@ -9,7 +9,7 @@
  * the documented shape, bearer requests still answer, and it recovers without a restart.
  */
 import { test } from '@japa/runner'
-import { SQLITE_PASS_ONLY } from '#tests/helpers/server_process'
+import { SQLITE_PASS_ONLY, startServerProcess } from '#tests/helpers/server_process'
 import type { ChildProcess } from 'node:child_process'
 import { Redis } from 'ioredis'
 import * as oauth from 'oauth4webapi'
@@ -17,13 +17,7 @@ import db from '@adonisjs/lucid/services/db'
 import { resetDatabase } from '#tests/helpers/database'
 import { createClient, createUser } from '#tests/helpers/oauth'
 import { randomToken } from '#oauth/secrets'
-import {
-  csrfOf,
-  RoutedBrowser,
-  startInstance,
-  withToken,
-  clientCredentials,
-} from '#tests/helpers/instances'
+import { csrfOf, RoutedBrowser, withToken, clientCredentials } from '#tests/helpers/instances'
 import { TcpProxy } from '#tests/helpers/faults'
 
 const REDIRECT = 'http://127.0.0.1:9/callback'
@@ -73,8 +67,8 @@ test.group('two instances sharing Redis (REDIS_URL)', (group) => {
     proxied.port = String(redisProxy.port)
     const viaProxy = { ...env, REDIS_URL: proxied.toString() }
     for (const { child, port } of await Promise.all([
-      startInstance(env),
-      startInstance(viaProxy),
+      startServerProcess(env, 'instance'),
+      startServerProcess(viaProxy, 'instance'),
     ])) {
       children.push(child)
       origins.push(`http://127.0.0.1:${port}`)

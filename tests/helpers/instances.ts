@@ -3,31 +3,7 @@
  * (the load balancer, or one instance after another), and a probe that waits until every
  * instance, asked directly, shows a change.
  */
-import type { ChildProcess } from 'node:child_process'
 import { Browser } from '#tests/helpers/oauth'
-import {
-  spawnServerProcess,
-  waitUntilHealthy,
-  type ServerProcess,
-} from '#tests/helpers/server_process'
-
-/**
- * Server processes started by startInstance and still running. A test that times out leaves
- * its start running past the group's teardown; the exit of the test process stops them, so no
- * instance outlives the run holding database connections.
- */
-const running = new Set<ChildProcess>()
-process.once('exit', () => {
-  for (const child of running) child.kill('SIGTERM')
-})
-
-/** startServerProcess, with the process stopped at the latest when the test process exits. */
-export async function startInstance(env: Record<string, string>): Promise<ServerProcess> {
-  const server = await spawnServerProcess(env)
-  running.add(server.child)
-  void server.exited.then(() => running.delete(server.child))
-  return waitUntilHealthy(server, 'instance')
-}
 
 /**
  * A Browser whose relative URLs (and absolute URLs on any of `origins`) go to the origin that

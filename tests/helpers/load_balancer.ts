@@ -12,7 +12,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freePort } from '#tests/helpers/server_process'
+import { freePort, stopOnExit } from '#tests/helpers/server_process'
 
 export const HAPROXY = process.env.HAPROXY_PATH ?? '/usr/sbin/haproxy'
 export const haproxyMissing = () => !existsSync(HAPROXY)
@@ -121,12 +121,10 @@ export async function startLoadBalancer(
   child.stderr!.on('data', (chunk) => (output += chunk))
   let exited: number | null = null
   // A run that ends without its teardown (forceExit after a timeout) must not leave it running.
-  const orphan = () => child.kill('SIGTERM')
-  process.once('exit', orphan)
+  stopOnExit(child)
   const exit = new Promise<void>((resolve) =>
     child.on('exit', (code) => {
       exited = code ?? -1
-      process.off('exit', orphan)
       resolve()
     })
   )

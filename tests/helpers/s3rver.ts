@@ -158,8 +158,8 @@ export async function s3ServerSetup(): Promise<S3Setup> {
       MODELGATE_S3_MAX_SOCKETS: '4',
     })
     if (process.env.S3_TEST_LOG) server.child.stdout!.on('data', (d) => process.stderr.write(d))
+    // The server process stops with the test process (server_process.ts); s3rver and its files:
     process.once('exit', () => {
-      server.child.kill('SIGTERM')
       s3.child?.kill('SIGKILL')
       rmSync(s3.directory, { recursive: true, force: true })
     })

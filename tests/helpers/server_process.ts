@@ -18,6 +18,22 @@ export function freePort(): Promise<number> {
   })
 }
 
+/**
+ * Child processes the tests started and that still run. A test that times out skips its
+ * group's teardown (and the runner then forces the exit): the exit of the test process stops
+ * them, so that none outlives the run holding ports and database connections.
+ */
+const running = new Set<ChildProcess>()
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGTERM')
+})
+
+/** Stops `child` with SIGTERM when the test process exits, if it is still running then. */
+export function stopOnExit(child: ChildProcess) {
+  running.add(child)
+  child.once('exit', () => running.delete(child))
+}
+
 /** A `node server.js` process with its output so far and its exit. */
 export interface ServerProcess {
   child: ChildProcess
@@ -47,6 +63,7 @@ export async function spawnServerProcess(env: Record<string, string> = {}): Prom
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
+  stopOnExit(child)
   let output = ''
   child.stdout!.on('data', (chunk) => (output += chunk))
   child.stderr!.on('data', (chunk) => (output += chunk))
@@ -87,10 +104,13 @@ export async function waitUntilHealthy(
 
 /**
  * Starts `server.js` on a free port with the test environment plus `env` (no demo, quiet log)
- * and resolves once `/health` answers 200; a failed start says why.
+ * and resolves once `/health` answers 200; a failed start says why (naming it `what`).
  */
-export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
-  return waitUntilHealthy(await spawnServerProcess(env), 'second server')
+export async function startServerProcess(
+  env: Record<string, string> = {},
+  what = 'second server'
+): Promise<ServerProcess> {
+  return waitUntilHealthy(await spawnServerProcess(env), what)
 }
 
 /**
