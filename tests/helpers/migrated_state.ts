@@ -21,6 +21,27 @@ interface Migrated {
 let migrated: Migrated | null = null
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
 
+/** pg_class kinds a test may leave behind, and the word DROP takes for each. */
+const DROP_AS: Record<string, string> = {
+  r: 'table',
+  p: 'table',
+  v: 'view',
+  m: 'materialized view',
+  f: 'foreign table',
+  S: 'sequence',
+}
+
+/** Relations of the current schema of the given pg_class kinds, in creation order. */
+async function relations(client: any, kinds: string[]): Promise<{ name: string; kind: string }[]> {
+  const { rows } = await client.rawQuery(
+    `select c.relname as name, c.relkind as kind from pg_class c
+       join pg_namespace ns on ns.oid = c.relnamespace
+      where ns.nspname = current_schema() and c.relkind = any(?) order by c.oid`,
+    [kinds]
+  )
+  return rows
+}
+
 async function signature(client: any, tables: string[]): Promise<string> {
   const { rows } = await client.rawQuery(
     `select c.relname || '.' || a.attname || ':' || format_type(a.atttypid, a.atttypmod) as col
@@ -37,18 +58,11 @@ async function signature(client: any, tables: string[]): Promise<string> {
 export async function captureMigrated() {
   const client = db.connection()
   if (client.dialect.name !== 'postgres') return
-  const { rows: tableRows } = await client.rawQuery(
-    `select c.relname as name from pg_class c join pg_namespace ns on ns.oid = c.relnamespace
-      where ns.nspname = current_schema() and c.relkind = 'r' order by c.oid`
-  )
-  const tables: string[] = tableRows.map((r: any) => r.name)
+  const tables = (await relations(client, ['r'])).map((r) => r.name)
   const rows = new Map<string, Record<string, unknown>[]>()
   for (const table of tables)
     rows.set(table, (await client.rawQuery(`select * from ${quote(table)}`)).rows)
-  const { rows: sequenceNames } = await client.rawQuery(
-    `select c.relname as name from pg_class c join pg_namespace ns on ns.oid = c.relnamespace
-      where ns.nspname = current_schema() and c.relkind = 'S'`
-  )
+  const sequenceNames = await relations(client, ['S'])
   const sequences = []
   for (const { name } of sequenceNames) {
     const { rows: state } = await client.rawQuery(
@@ -66,27 +80,12 @@ export async function restoreMigrated(): Promise<boolean> {
   try {
     await db.transaction(async (trx) => {
       if ((await signature(trx, state.tables)) !== state.signature) throw new Error('altered')
-      const { rows: present } = await trx.rawQuery(
-        `select c.relname as name, c.relkind as kind from pg_class c join pg_namespace ns on ns.oid = c.relnamespace
-          where ns.nspname = current_schema() and c.relkind in ('r', 'p', 'v', 'm', 'f', 'S')
-            and c.relname <> all(?) and c.relname <> all(?)`,
-        [state.tables, state.sequences.map((s) => s.name)]
-      )
+      const kept = new Set([...state.tables, ...state.sequences.map((q) => q.name)])
+      const present = (await relations(trx, Object.keys(DROP_AS))).filter((r) => !kept.has(r.name))
       // Tables first: their sequences go with them (a serial's sequence cannot be dropped alone).
-      present.sort((a: any, b: any) => Number(a.kind === 'S') - Number(b.kind === 'S'))
-      for (const { name, kind } of present) {
-        const what =
-          kind === 'S'
-            ? 'sequence'
-            : kind === 'v'
-              ? 'view'
-              : kind === 'm'
-                ? 'materialized view'
-                : kind === 'f'
-                  ? 'foreign table'
-                  : 'table'
-        await trx.rawQuery(`drop ${what} if exists ${quote(name)} cascade`)
-      }
+      present.sort((a, b) => Number(a.kind === 'S') - Number(b.kind === 'S'))
+      for (const { name, kind } of present)
+        await trx.rawQuery(`drop ${DROP_AS[kind]} if exists ${quote(name)} cascade`)
       await trx.rawQuery(`truncate ${state.tables.map(quote).join(', ')} restart identity cascade`)
       for (const table of state.tables) {
         const rows = state.rows.get(table)!
