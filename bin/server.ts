@@ -50,10 +50,16 @@ async function runServer() {
 
   let httpServer: Server | undefined
   let stopping = false
+  let withFastReads: (typeof import('../app/controllers/rest/fast_reads.js'))['withFastReads']
   new Ignitor(APP_ROOT, { importer: IMPORTER })
     .tap((app) => {
       app.booting(async () => {
         await import('#start/env')
+      })
+      // Entity reads in front of the framework (app/controllers/rest/fast_reads.ts), loaded once
+      // the application has booted.
+      app.starting(async () => {
+        ;({ withFastReads } = await import('../app/controllers/rest/fast_reads.js'))
       })
       for (const signal of ['SIGTERM', 'SIGINT'] as const)
         app.listen(signal, async () => {
@@ -77,7 +83,7 @@ async function runServer() {
         })
     })
     .httpServer()
-    .start((handler) => (httpServer = createHttpServer(handler)))
+    .start((handler) => (httpServer = createHttpServer(withFastReads(handler))))
     .catch((error) => {
       reason = `cannot start: ${startupFailure(error)}`
       process.exit(1)

@@ -35,6 +35,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   MODELGATE_METRICS_TOKEN: Env.schema.string.optional(),
   LOG_FORMAT: Env.schema.enum.optional(['json', 'pretty'] as const),
   MODELGATE_ACCESS_LOG: Env.schema.boolean.optional(),
+  MODELGATE_FAST_READS: Env.schema.boolean.optional(),
 
   /** Optional: sessions and rate limits in Redis (large deployments); unset: cookie + database. */
   REDIS_URL: Env.schema.string.optional(),

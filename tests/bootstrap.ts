@@ -16,6 +16,11 @@ export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
 
 export const configureSuite: Config['configureSuite'] = (suite) => {
   if (['browser', 'functional'].includes(suite.name)) {
-    return suite.setup(() => testUtils.httpServer().start())
+    // The server factory and the entity-read fast path of bin/server.ts.
+    return suite.setup(async () => {
+      const { createHttpServer } = await import('#operations/shutdown')
+      const { withFastReads } = await import('#controllers/rest/fast_reads')
+      return testUtils.httpServer().start((handler) => createHttpServer(withFastReads(handler)))
+    })
   }
 }

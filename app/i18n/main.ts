@@ -5,6 +5,7 @@
  */
 import type { HttpContext } from '@adonisjs/core/http'
 import engine from '#engine/services/engine'
+import type { Subject } from '#security/subject'
 import { javaLocale, resolveLocale as matchLocale } from '#settings/request_locale'
 import {
   defaultSourcesOf,
@@ -56,8 +57,12 @@ export function caption(locale: string, key: string): string {
  * matches, else the first available locale.
  */
 export function resolveLocale(ctx: HttpContext): string {
+  return requestLocale(ctx.request.header('accept-language'), ctx.subject)
+}
+
+/** `resolveLocale` from the request's `Accept-Language` header and its subject. */
+export function requestLocale(acceptLanguage: string | undefined, subject?: Subject): string {
   const available = engine.properties.get<string[]>('svc.core.available-locales')
-  const subject = ctx.subject
   const userLocale = subject?.kind === 'user' ? subject.locale : null
-  return matchLocale(ctx.request.header('accept-language'), available, [userLocale])
+  return matchLocale(acceptLanguage, available, [userLocale])
 }

@@ -126,7 +126,11 @@ export type Credentials = { token: string } | { error: string } | null
 
 /** Reads the Authorization header(s): null when absent; a refusal when present but unusable. */
 export function readAuthorization(ctx: HttpContext): Credentials {
-  const values = ctx.request.request.headersDistinct.authorization
+  return credentialsOf(ctx.request.request.headersDistinct.authorization)
+}
+
+/** `readAuthorization` on the Node request's `headersDistinct.authorization`. */
+export function credentialsOf(values: string[] | undefined): Credentials {
   if (!values || values.length === 0) return null
   if (values.length > 1) return { error: MALFORMED_TOKEN }
   const value = values[0]

@@ -8,7 +8,7 @@
  * through it, then no secret, token, code or password may appear anywhere in what it printed.
  */
 import { test } from '@japa/runner'
-import { randomBytes, createHash } from 'node:crypto'
+import { randomBytes, randomUUID, createHash } from 'node:crypto'
 import { startServerProcess, type ServerProcess } from '#tests/helpers/server_process'
 import { createClient, createUser } from '#tests/helpers/oauth'
 import { applyDoc } from '#tests/helpers/engine'
@@ -208,6 +208,54 @@ test.group('operations: metrics and logs of a server process', (group) => {
     )
     assert.notInclude(text, 'RawName')
     assert.notInclude(text, 'no/such')
+  })
+
+  test('entity reads of the fast path are counted and logged under their route pattern', async ({
+    assert,
+  }) => {
+    await applyDoc({
+      entities: [{ name: 'h1_Fast', attributes: [{ name: 'title', type: 'string', length: 40 }] }],
+    })
+    const { client, secret } = await createClient()
+    const basic = `Basic ${Buffer.from(`${client.clientId}:${secret}`).toString('base64')}`
+    const grant = await fetch(`${base}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'authorization': basic },
+      body: 'grant_type=client_credentials',
+    })
+    const token = ((await grant.json()) as { access_token: string }).access_token
+    const read = (path: string, requestId: string) =>
+      fetch(`${base}${path}`, {
+        headers: { 'authorization': `Bearer ${token}`, 'x-request-id': requestId },
+      })
+    // The model change reaches this process within a second; the first read verifies the token.
+    for (let i = 0; i < 50; i++) {
+      if ((await read('/rest/entities/h1_Fast', `h1-warm-${i}`)).status === 200) break
+      await new Promise((r) => setTimeout(r, 100))
+    }
+    const list = { route: '/rest/entities/:entity', method: 'GET', status: '200' }
+    const missing = { route: '/rest/entities/:entity/:id', method: 'GET', status: '404' }
+    const count = 'modelgate_http_requests_total'
+    const before = parseMetrics((await scrape()).text)
+    const id = `h1-fast-${randomBytes(6).toString('hex')}`
+    const response = await read('/rest/entities/h1_Fast?limit=5', id)
+    assert.equal(response.status, 200)
+    assert.equal(response.headers.get('x-request-id'), id)
+    const absent = await read(`/rest/entities/h1_Fast/${randomUUID()}`, `${id}-404`)
+    assert.equal(absent.status, 404)
+    const after = parseMetrics((await scrape()).text)
+    assert.equal(valueOf(after, count, list) - valueOf(before, count, list), 1)
+    assert.equal(valueOf(after, count, missing) - valueOf(before, count, missing), 1)
+    const line = await accessLine(id)
+    assert.deepInclude(line, {
+      method: 'GET',
+      route: '/rest/entities/:entity',
+      path: '/rest/entities/h1_Fast',
+      status: 200,
+      bytes: Number(response.headers.get('content-length')),
+    })
+    assert.include(await accessLine(`${id}-404`), { status: 404 })
+    assert.notInclude(output, token)
   })
 
   test('the versions gauge follows a model change made by another instance', async ({ assert }) => {
