@@ -40,6 +40,7 @@ import { acceptsJson } from '#middleware/accept_json_middleware'
 import { holdsNul } from '#changes/db_values'
 import { requestLocale } from '#i18n/main'
 import { RequestRecorder, requestIdOf } from '#operations/request_context_middleware'
+import type { ListOptions } from '#engine/data/data_manager'
 import { dataManagerFor } from './data_access.js'
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void
@@ -66,6 +67,48 @@ function partsOf() {
     qsOptions: app.config.get<{ qs: { parse: qs.IParseOptions } }>('app.http').qs.parse,
     recorder: new RequestRecorder(),
   })
+}
+
+interface ParsedQuery {
+  /** The read options (a new object per call); throws the DataError of a malformed value. */
+  options(): ListOptions
+}
+
+/** Parsed query strings (with and without the search filter), at most QUERY_CACHE_SIZE. */
+const queries = new Map<string, ParsedQuery | null>()
+const QUERY_CACHE_SIZE = 500
+
+/**
+ * The query string as the framework parses it, null when the fast path must not answer it (a
+ * token or a NUL in it). Remembered per text: clients repeat the same few query strings.
+ */
+function queryOf(text: string, search: boolean): ParsedQuery | null {
+  const key = search ? `s${text}` : `l${text}`
+  let parsed = queries.get(key)
+  if (parsed !== undefined) return parsed
+  const query = text === '' ? {} : qs.parse(text, partsOf().qsOptions)
+  if (Object.hasOwn(query, 'access_token') || holdsNul(query)) parsed = null
+  else {
+    let error: unknown
+    let options: ListOptions | undefined
+    try {
+      options = optionsFromQuery(query)
+      if (search) options.filter = filterFromQuery(query)
+    } catch (e) {
+      error = e
+    }
+    parsed = {
+      options: () => {
+        if (error) throw error
+        return { ...options }
+      },
+    }
+  }
+  // Objects (`fetchPlan[x]=` bracket syntax) are parsed again each time: nothing shares them.
+  if (Object.values(query).some((v) => typeof v === 'object')) return parsed
+  if (queries.size >= QUERY_CACHE_SIZE) queries.delete(queries.keys().next().value!)
+  queries.set(key, parsed)
+  return parsed
 }
 
 /** Exactly one `Authorization` header (several are the resource server's 401). */
@@ -111,13 +154,13 @@ async function serve(req: IncomingMessage, res: ServerResponse): Promise<boolean
   const subject = cachedSubject(credentials.token, engine.securityVersion)
   if (!subject) return false
 
-  const { qsOptions, recorder } = partsOf()
-  const query = q === -1 ? {} : qs.parse(url.slice(q + 1), qsOptions)
-  if (Object.hasOwn(query, 'access_token') || holdsNul(query)) return false
+  const [, entity, id] = match
+  const { recorder } = partsOf()
+  const parsed = queryOf(q === -1 ? '' : url.slice(q + 1), id === 'search')
+  if (!parsed) return false
   const permissions = await permissionsFor(subject)
   if (!permissions.specific('rest.enabled')) return false
 
-  const [, entity, id] = match
   const data = dataManagerFor(subject, permissions, () =>
     requestLocale(h['accept-language'], subject)
   )
@@ -125,13 +168,12 @@ async function serve(req: IncomingMessage, res: ServerResponse): Promise<boolean
   let total: number | undefined
   let route: string
   try {
+    const options = parsed.options()
     if (id === undefined || id === 'search') {
-      const options = optionsFromQuery(query)
-      if (id === 'search') options.filter = filterFromQuery(query)
       ;({ json, total } = await data.listJson(entity, options))
       route = id ? '/rest/entities/:entity/search' : '/rest/entities/:entity'
     } else {
-      json = await data.loadJson(entity, id, optionsFromQuery(query))
+      json = await data.loadJson(entity, id, options)
       route = '/rest/entities/:entity/:id'
     }
   } catch (error) {

@@ -97,7 +97,8 @@ function compile(
     if (sub && target)
       fields.push({ key, name: a.name, write: entityWriter(model, target, sub, returnNulls) })
   }
-  const relations = fields.some((f) => f.write)
+  // Only an entity its own plan leads back to can meet itself below: others stay off the path.
+  const recurs = leadsTo(plan, entity.name)
   const head = `{"_entityName":${json(entity.name)},"_instanceName":`
   const tag = `${entity.name}\u0000`
   const instanceName = instanceNameOf(model, entity)
@@ -105,13 +106,12 @@ function compile(
   return (node, path, options) => {
     const id = String(node.row.id)
     let out = `${head}${json(instanceName(node, options.caption))},"id":${json(id)}`
-    const key = tag + id
+    const key = path.size > 0 || recurs ? tag + id : ''
     if (path.size > 0 && path.has(key)) {
       if (options.token) out += `,"__securityToken":${json(options.token(entity, node))}`
       return `${out}}`
     }
-    // A level without relations cannot lead back to itself: it need not be on the path.
-    if (relations) path.add(key)
+    if (recurs) path.add(key)
     const row = node.row
     for (const f of fields) {
       if (f.text) {
@@ -132,8 +132,18 @@ function compile(
       } else if (child) out += f.key + f.write!(child, path, options)
       else if (returnNulls) out += `${f.key}null`
     }
-    if (relations) path.delete(key)
+    if (recurs) path.delete(key)
     if (options.token) out += `,"__securityToken":${json(options.token(entity, node))}`
     return `${out}}`
   }
+}
+
+/** Whether a nested plan below `plan` (at any depth) is one of `entity`. */
+function leadsTo(plan: PlanNode, entity: string, seen = new Set<PlanNode>()): boolean {
+  for (const sub of plan.properties.values()) {
+    if (!sub || seen.has(sub)) continue
+    seen.add(sub)
+    if (sub.entity === entity || leadsTo(sub, entity, seen)) return true
+  }
+  return false
 }

@@ -86,7 +86,8 @@ function pgReader(knex: Knex): DirectReader {
         report(knex, sql, bindings, rows)
         return rows
       } finally {
-        await client.releaseConnection(conn)
+        // Synchronous in knex (tarn's release); its promise is already resolved.
+        void client.releaseConnection(conn)
       }
     },
     close: () => {},
