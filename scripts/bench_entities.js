@@ -24,6 +24,7 @@
  *        [--rows=10000] [--big-rows=1000000] [--no-big] [--only=list,load,search,nested,...]
  *        [--paired=N]  (N more rounds with both sides at once: their CPU ratios)
  *        [--profile]   (CPU profile of the API server: tmp/profiles/*.cpuprofile)
+ *        [--profile-floor] (and of the floor: tmp/profiles/floor/*.cpuprofile)
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -80,16 +81,17 @@ const db = await openDriver({ pg: PG, sqliteFile: SQLITE_FILE, pgConfig: pgConfi
 for (const sql of M.seedStatements(PG, ROWS)) await db.exec(sql)
 await db.exec('analyze')
 
-// Both servers with the GC observer; --profile: a V8 CPU profile of the API server.
-const profile = argv.includes('--profile')
-  ? ['--cpu-prof', '--cpu-prof-dir=tmp/profiles', '--cpu-prof-interval=250']
-  : []
+// Both servers with the GC observer; --profile: a V8 CPU profile of the API server
+// (--profile-floor: of the floor too, in tmp/profiles/floor).
+const profiling = (dir) => ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250']
+const profile = argv.includes('--profile') ? profiling('tmp/profiles') : []
+const floorProfile = argv.includes('--profile-floor') ? profiling('tmp/profiles/floor') : []
 const gcHook = ['--import', './scripts/bench_gc.js']
 const ipc = ['inherit', 'inherit', 'inherit', 'ipc']
 const server = spawn(process.execPath, [...gcHook, ...profile, 'server.js'], { env, stdio: ipc })
 const floor = spawn(
   process.execPath,
-  [...gcHook, 'scripts/bench_entities_floor_server.js', ...argv],
+  [...gcHook, ...floorProfile, 'scripts/bench_entities_floor_server.js', ...argv],
   { env: { ...process.env, FLOOR_PORT: String(FLOOR_PORT) }, stdio: ipc }
 )
 const stop = () => {
@@ -324,7 +326,9 @@ if (paired.size) {
   }
 }
 for (const f of failures) console.log(`  FAILED REQUESTS: ${f}`)
+const floorExited = new Promise((resolve) => floor.once('exit', resolve))
 floor.kill('SIGTERM')
+if (floorProfile.length) await floorExited // its profile is written as it stops
 
 if (!argv.includes('--no-big'))
   await bigCheck({ db, pg: PG, rows: arg('big-rows', 1_000_000), base, headers })

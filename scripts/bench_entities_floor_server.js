@@ -112,4 +112,6 @@ const server = createServer(async (req, res) => {
     res.end(JSON.stringify({ error: String(error) }))
   }
 })
+// A normal exit on SIGTERM (a CPU profile, --cpu-prof, is written on exit).
+process.on('SIGTERM', () => process.exit(0))
 server.listen(Number(process.env.FLOOR_PORT), '127.0.0.1', () => process.send?.('ready'))

@@ -45,6 +45,8 @@ export interface FinishedRequest {
   /** The path without its query string. */
   path: string
   logger: Logger
+  /** The body's length when the response headers are not kept on `res` (else Content-Length). */
+  bytes?: number
 }
 
 /**
@@ -74,7 +76,7 @@ export class RequestRecorder {
       const status = res.statusCode
       this.#metrics?.observe(route, method, status, seconds)
       if (!this.#accessLog) return
-      const length = res.getHeader('content-length')
+      const length = request.bytes ?? res.getHeader('content-length')
       request.logger.info(
         {
           method,

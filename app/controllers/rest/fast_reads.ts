@@ -182,12 +182,12 @@ async function serve(req: IncomingMessage, res: ServerResponse): Promise<boolean
   }
 
   const { id: requestId } = requestIdOf(req)
-  // One header set first: Node then keeps writeHead's too, and the access log reads the length.
-  res.setHeader('X-Request-Id', requestId)
+  const bytes = Buffer.byteLength(json)
   const headers: Record<string, string | number> = {
+    'X-Request-Id': requestId,
     'X-Content-Type-Options': 'nosniff',
     'Content-Type': 'application/json;charset=UTF-8',
-    'Content-Length': Buffer.byteLength(json),
+    'Content-Length': bytes,
   }
   if (total !== undefined) headers['X-Total-Count'] = String(total)
   if (recorder.active) {
@@ -199,6 +199,7 @@ async function serve(req: IncomingMessage, res: ServerResponse): Promise<boolean
         route,
         path,
         logger: logger.child({ request_id: requestId }),
+        bytes,
       })
     )
   }
