@@ -105,7 +105,8 @@ function queryOf(text: string, search: boolean): ParsedQuery | null {
     }
   }
   // Objects (`fetchPlan[x]=` bracket syntax) are parsed again each time: nothing shares them.
-  if (Object.values(query).some((v) => typeof v === 'object')) return parsed
+  // Nor are long texts kept (the cache stays a few hundred kilobytes at most).
+  if (text.length > 1024 || Object.values(query).some((v) => typeof v === 'object')) return parsed
   if (queries.size >= QUERY_CACHE_SIZE) queries.delete(queries.keys().next().value!)
   queries.set(key, parsed)
   return parsed
