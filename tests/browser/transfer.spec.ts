@@ -103,7 +103,7 @@ test.group('console: import/export', (group) => {
 
     // Add an attribute and upload the changed file.
     doc.entities[0].attributes.push({ name: 'subtitle', type: 'string', length: 80 })
-    const dir = app.makePath('tmp/erhist-files')
+    const dir = app.makePath(`tmp/erhist-files-${process.pid}`)
     mkdirSync(dir, { recursive: true })
     writeFileSync(`${dir}/changed.json`, JSON.stringify(doc, null, 2))
     await page.getByTestId('import-file').setInputFiles(`${dir}/changed.json`)

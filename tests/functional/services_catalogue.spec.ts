@@ -86,7 +86,7 @@ test.group('Services API: listing and the XML path', (group) => {
   })
 
   test('an XML entry wins over the decorator for the same method', async ({ assert }) => {
-    const dir = join(app.tmpPath(), 'services-test')
+    const dir = join(app.tmpPath(), `services-test-${process.pid}`)
     await mkdir(dir, { recursive: true })
     const file = join(dir, 'override.xml')
     await writeFile(

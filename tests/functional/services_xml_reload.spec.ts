@@ -36,7 +36,7 @@ test.group('Services API: the XML reloads when its file changes', (group) => {
   test('an edited file shows within a second; a malformed one is a 500 until fixed', async ({
     assert,
   }) => {
-    const dir = join(app.tmpPath(), 'services-reload-test')
+    const dir = join(app.tmpPath(), `services-reload-test-${process.pid}`)
     await mkdir(dir, { recursive: true })
     const file = join(dir, 'services.xml')
     await writeFile(file, xml('<method name="count"/>'))
