@@ -12,6 +12,7 @@ import { randomBytes, randomUUID, createHash } from 'node:crypto'
 import { startServerProcess, type ServerProcess } from '#tests/helpers/server_process'
 import { createClient, createUser } from '#tests/helpers/oauth'
 import { applyDoc } from '#tests/helpers/engine'
+import { clientCredentials } from '#tests/helpers/instances'
 import { dialect } from '#tests/helpers/database'
 
 const METRICS_TOKEN = `metrics-${randomBytes(12).toString('hex')}`
@@ -217,12 +218,7 @@ test.group('operations: metrics and logs of a server process', (group) => {
       entities: [{ name: 'h1_Fast', attributes: [{ name: 'title', type: 'string', length: 40 }] }],
     })
     const { client, secret } = await createClient()
-    const basic = `Basic ${Buffer.from(`${client.clientId}:${secret}`).toString('base64')}`
-    const grant = await fetch(`${base}/oauth2/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'authorization': basic },
-      body: 'grant_type=client_credentials',
-    })
+    const grant = await clientCredentials(base, client.clientId, secret)
     const token = ((await grant.json()) as { access_token: string }).access_token
     const read = (path: string, requestId: string) =>
       fetch(`${base}${path}`, {
