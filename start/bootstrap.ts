@@ -17,6 +17,8 @@ import { storeFile } from '#files/upload'
 import type { ClientSubject } from '#security/subject'
 import { definitions } from '#definition/main'
 import { retryDatabaseConnect } from '#start/startup_failure'
+import { startRateLimitSweeper } from '#operations/rate_limit_sweeper'
+import { redisUrl } from '#config/redis'
 
 export const DEMO_FILE = 'database/demo/bookstore.json'
 
@@ -105,6 +107,7 @@ export async function bootstrapServer(
   await checkDatabase(app)
   if (options.migrate) await migrate(app)
   await engine.start()
+  if (!redisUrl) startRateLimitSweeper(engine.db, logger)
   const env = (await import('#start/env')).default
   await ensureBuiltInUsers({
     adminPassword: env.get('MODELGATE_ADMIN_PASSWORD'),

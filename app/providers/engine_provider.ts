@@ -40,6 +40,8 @@ export default class EngineProvider {
     this.app.terminating(async () => {
       const { startDraining } = await import('#operations/readiness')
       startDraining()
+      const { stopRateLimitSweeper } = await import('#operations/rate_limit_sweeper')
+      stopRateLimitSweeper()
       const engine = await this.app.container.make(Engine)
       await engine.stop()
       // The reports' shared Chromium closes in a hook of its own (app/reports/renderers/browser.ts).
