@@ -12,14 +12,29 @@ import {
   type Renderer,
   type ReportTemplate,
 } from '../types.js'
-import { renderCsv } from './csv.js'
-import { renderDocx } from './docx.js'
-import { renderHtml } from './html.js'
-import { renderJson } from './json.js'
-import { renderDocxPdf, renderPdf, renderXlsxPdf } from './pdf.js'
-import { renderXlsx } from './xlsx.js'
 
-export { closeBrowser } from './browser.js'
+/**
+ * A renderer whose module (and its libraries: exceljs, docxtemplater, Playwright...) is imported
+ * on its first run, not when the registry is: listing and checking reports, and the server's
+ * start, stay free of a second of imports.
+ */
+export type NamedRenderer = Renderer & { readonly rendererName: string }
+
+function lazy(load: () => Promise<Record<string, unknown>>, name: string): NamedRenderer {
+  let renderer: Promise<Renderer> | undefined
+  const run: Renderer = async (job) =>
+    (await (renderer ??= load().then((module) => module[name] as Renderer)))(job)
+  return Object.assign(run, { rendererName: name })
+}
+
+const renderCsv = lazy(() => import('./csv.js'), 'renderCsv')
+const renderDocx = lazy(() => import('./docx.js'), 'renderDocx')
+const renderHtml = lazy(() => import('./html.js'), 'renderHtml')
+const renderJson = lazy(() => import('./json.js'), 'renderJson')
+const renderPdf = lazy(() => import('./pdf.js'), 'renderPdf')
+const renderDocxPdf = lazy(() => import('./pdf.js'), 'renderDocxPdf')
+const renderXlsxPdf = lazy(() => import('./pdf.js'), 'renderXlsxPdf')
+const renderXlsx = lazy(() => import('./xlsx.js'), 'renderXlsx')
 
 /** Content types per output type (reference 11.4, upstream `ReportPrintHelper.getMimeType`). */
 export const CONTENT_TYPES: Readonly<Record<OutputType, string>> = {
@@ -66,7 +81,7 @@ export function templateKind(template: ReportTemplate): Kind {
   return 'other'
 }
 
-const TABLE: Record<string, Partial<Record<Kind, Renderer>>> = {
+const TABLE: Record<string, Partial<Record<Kind, NamedRenderer>>> = {
   XLSX: { none: renderXlsx, xlsx: renderXlsx },
   DOCX: { docx: renderDocx },
   HTML: { none: renderHtml, html: renderHtml },
@@ -83,7 +98,7 @@ const TABLE: Record<string, Partial<Record<Kind, Renderer>>> = {
 }
 
 /** The renderer for a template, or a 400 `ReportError` saying why there is none. */
-export function rendererFor(template: ReportTemplate): Renderer {
+export function rendererFor(template: ReportTemplate): NamedRenderer {
   const type = template.outputType
   if (REST_REFUSED_OUTPUTS.includes(type)) {
     throw new ReportError(`${type} report output type is not supported by Reporting REST API`)
