@@ -24,5 +24,10 @@ export default defineConfig({
   test: {
     environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}'],
+    // One DOM environment and module graph per worker thread instead of one per file: the files
+    // render into their own containers and make their own query clients. 17 CPU seconds for
+    // the suite instead of 71, which CI's two cores spend on the test passes instead.
+    pool: 'threads',
+    isolate: false,
   },
 })
