@@ -23,6 +23,8 @@
  *   node scripts/bench_entities.js [--pg] [--duration=4] [--rounds=3] [--connections=50]
  *        [--rows=10000] [--big-rows=1000000] [--no-big] [--only=list,load,search,nested,...]
  *        [--paired=N]  (N more rounds with both sides at once: their CPU ratios)
+ *        [--semi-space=32] (MB per V8 semi-space of both servers, as `npm start` runs the
+ *                           server: scripts/v8_flags.js; 0: V8's default, 16)
  *        [--profile]   (CPU profile of the API server: tmp/profiles/*.cpuprofile)
  *        [--profile-floor] (and of the floor: tmp/profiles/floor/*.cpuprofile)
  */
@@ -42,6 +44,7 @@ import {
 import { openDriver } from './bench_entities_floor.js'
 import * as M from './bench_entities_model.js'
 import { BIG_ENTITY, bigCheck } from './bench_entities_big.js'
+import { SEMI_SPACE_MB, serverV8Flags } from './v8_flags.js'
 
 const argv = process.argv.slice(2)
 const PG = argv.includes('--pg')
@@ -86,7 +89,9 @@ await db.exec('analyze')
 const profiling = (dir) => ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250']
 const profile = argv.includes('--profile') ? profiling('tmp/profiles') : []
 const floorProfile = argv.includes('--profile-floor') ? profiling('tmp/profiles/floor') : []
-const gcHook = ['--import', './scripts/bench_gc.js']
+// Both sides run with the server's V8 flags (scripts/v8_flags.js; --semi-space=0: V8's default).
+const semiSpace = arg('semi-space', SEMI_SPACE_MB)
+const gcHook = [...serverV8Flags(semiSpace), '--import', './scripts/bench_gc.js']
 const ipc = ['inherit', 'inherit', 'inherit', 'ipc']
 const server = spawn(process.execPath, [...gcHook, ...profile, 'server.js'], { env, stdio: ipc })
 const floor = spawn(

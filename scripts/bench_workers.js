@@ -21,6 +21,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { cpus } from 'node:os'
 import { readFileSync } from 'node:fs'
 import { ensureEnv } from './ensure_env.js'
+import { serverV8Flags } from './v8_flags.js'
 import {
   benchAccess,
   clientToken,
@@ -113,7 +114,8 @@ async function pgPids() {
 }
 
 async function startServer(workers) {
-  const server = spawn(process.execPath, ['server.js'], {
+  // With the V8 flags of `npm start` and the README's production command; workers inherit them.
+  const server = spawn(process.execPath, [...serverV8Flags(), 'server.js'], {
     env: {
       ...env,
       WEB_CONCURRENCY: String(workers),

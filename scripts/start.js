@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { ensureEnv } from './ensure_env.js'
 import { ensureConsoleBuilt } from './console_build.js'
+import { serverV8Flags } from './v8_flags.js'
 
 ensureEnv()
 ensureConsoleBuilt()
@@ -17,7 +18,7 @@ const env = { ...process.env }
 if (!env.PORT && !/^PORT=\S/m.test(dotenv)) env.PORT = '8080'
 if (!env.HOST && !/^HOST=\S/m.test(dotenv)) env.HOST = '0.0.0.0'
 
-const server = spawn(process.execPath, ['server.js'], { stdio: 'inherit', env })
+const server = spawn(process.execPath, [...serverV8Flags(), 'server.js'], { stdio: 'inherit', env })
 let stopping = false
 const stop = () => {
   if (!stopping) server.kill('SIGTERM')
