@@ -8,7 +8,7 @@
  */
 export const SEMI_SPACE_MB = 32
 
-/** The flags to add to `node` for a server process, given its NODE_OPTIONS and extra args. */
+/** The flags to add to `node` for a server process (none when NODE_OPTIONS sets the size). */
 export function serverV8Flags(semiSpaceMb = SEMI_SPACE_MB, nodeOptions = process.env.NODE_OPTIONS ?? '') {
   if (!semiSpaceMb || /--max-semi-space-size/.test(nodeOptions)) return []
   return [`--max-semi-space-size=${semiSpaceMb}`]
