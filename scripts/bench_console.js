@@ -15,6 +15,7 @@ import { chromium } from 'playwright-core'
 import { ensureEnv } from './ensure_env.js'
 import { ensureConsoleBuilt } from './console_build.js'
 import { numberArg, serverEnv, waitForServer } from './bench_common.js'
+import { bigModel } from './er_model.js'
 
 const PORT = numberArg('port', 8197)
 const base = `http://127.0.0.1:${PORT}`
@@ -27,25 +28,6 @@ function initialAssets() {
   return refs.map((ref) => {
     const bytes = readFileSync(`public/console/${ref}`)
     return { ref, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length }
-  })
-}
-
-/** 200 entities chained by to-one references, every seventh with a many-to-many (the browser test's model). */
-function bigModel(count = 200) {
-  const name = (i) => `perf_E${String(i).padStart(3, '0')}`
-  return Array.from({ length: count }, (_, i) => {
-    const attributes = [
-      { name: 'code', type: 'string', length: 40, mandatory: true },
-      { name: 'title', type: 'string' },
-      { name: 'amount', type: 'decimal' },
-      { name: 'count', type: 'int' },
-      { name: 'active', type: 'boolean' },
-      { name: 'note', type: 'text' },
-    ]
-    if (i % 50 !== 0)
-      attributes.push({ name: 'parent', type: 'association', target: name(Math.max(i - (i % 50), i - 1 - (i % 3))), cardinality: 'MANY_TO_ONE' })
-    if (i % 7 === 3) attributes.push({ name: 'links', type: 'association', target: name((i * 13) % count), cardinality: 'MANY_TO_MANY' })
-    return { name: name(i), attributes }
   })
 }
 

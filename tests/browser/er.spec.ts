@@ -9,6 +9,7 @@ import { test } from '@japa/runner'
 import type { Browser } from 'playwright-core'
 import User from '#models/user'
 import { importDoc } from '#tests/helpers/engine'
+import { bigModel } from '../../scripts/er_model.js'
 import {
   baseUrl,
   checkPage,
@@ -33,36 +34,6 @@ async function adminApi(method: string, path: string, body?: unknown) {
 async function signInAdmin() {
   const admin = await User.findByOrFail('username', 'admin')
   adminToken = (await accessToken(await makeClient({ resourceRoles: [] }), admin)).token
-}
-
-/** 200 entities in 4 groups of 50: trees of many-to-one relations with some many-to-many links. */
-function bigModel(count = 200) {
-  const name = (i: number) => `perf_E${String(i).padStart(3, '0')}`
-  return Array.from({ length: count }, (_, i) => {
-    const attributes: Record<string, unknown>[] = [
-      { name: 'code', type: 'string', length: 40, mandatory: true },
-      { name: 'title', type: 'string' },
-      { name: 'amount', type: 'decimal' },
-      { name: 'count', type: 'int' },
-      { name: 'active', type: 'boolean' },
-      { name: 'note', type: 'text' },
-    ]
-    if (i % 50 !== 0)
-      attributes.push({
-        name: 'parent',
-        type: 'association',
-        target: name(Math.max(i - (i % 50), i - 1 - (i % 3))),
-        cardinality: 'MANY_TO_ONE',
-      })
-    if (i % 7 === 3)
-      attributes.push({
-        name: 'links',
-        type: 'association',
-        target: name((i * 13) % count),
-        cardinality: 'MANY_TO_MANY',
-      })
-    return { name: name(i), attributes }
-  })
 }
 
 test.group('console: ER diagram', (group) => {
