@@ -1,5 +1,5 @@
 /*
  * Runs the HTTP server straight from the TypeScript sources (no build step), used by `npm start`.
  */
-import 'ts-node-maintained/register/esm'
+import './scripts/ts_loader.js'
 await import('./bin/server.js')

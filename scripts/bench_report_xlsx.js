@@ -9,7 +9,7 @@
  * "peak above idle" is the process's peak RSS (getrusage) minus idle; the output is drained
  * and counted, not kept.
  */
-import 'ts-node-maintained/register/esm'
+import './ts_loader.js'
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 

@@ -12,7 +12,7 @@
  * prints (a list of 20 rows).
  *   node scripts/bench_request_context.js [--n=200000] [--rounds=5]
  */
-import 'ts-node-maintained/register/esm'
+import './ts_loader.js'
 import { EventEmitter } from 'node:events'
 import { randomUUID } from 'node:crypto'
 import { performance } from 'node:perf_hooks'

@@ -129,10 +129,15 @@ async function acquireLock(file) {
     }
   }
 }
-const child = spawn(process.execPath, ['ace.js', 'test', ...suites, ...passThrough], {
-  env,
-  stdio: ['inherit', 'pipe', 'inherit'],
-})
+// bin/test.ts as `node ace test` would run it, without booting ace first.
+const child = spawn(
+  process.execPath,
+  ['--import=./scripts/ts_loader.js', 'bin/test.js', ...suites, ...passThrough],
+  {
+    env,
+    stdio: ['inherit', 'pipe', 'inherit'],
+  }
+)
 let output = ''
 child.stdout.on('data', (chunk) => {
   process.stdout.write(chunk)
