@@ -2,7 +2,7 @@
  * Several instances behind a load balancer vs one instance (issue 23), on PostgreSQL (scratch
  * database modelgate_bench_cluster on DB_HOST, recreated): three `node server.js` behind HAProxy
  * (round-robin, the production example's configuration) and one of them asked directly, with
- * the same autocannon load:
+ * the same load (wrk when installed, else autocannon: scripts/load_generator.js):
  *   list  GET /rest/entities/cl_Item?limit=20&fetchPlan=_base
  *   load  GET /rest/entities/cl_Item/{random id}
  * Per scenario: req/s, p50/p99 (ms), CPU per request of the server processes (the sum of
@@ -10,9 +10,11 @@
  * the servers, HAProxy, PostgreSQL (every `postgres` process: the machine's, so other load
  * counts) and the load generator, so that the ratio can be read against what the cores allow.
  *   node scripts/bench_cluster.js [--duration=10] [--connections=20] [--rows=5000]
+ *        [--loadgen=wrk|autocannon]
  */
 import { ensureEnv } from './ensure_env.js'
 import { numberArg as arg } from './bench_common.js'
+import { loadGenerator } from './load_generator.js'
 import {
   ENTITY,
   cpuMs,
@@ -30,11 +32,11 @@ const connections = arg('connections', 20)
 const ROWS = arg('rows', 5000)
 const PORTS = [8391, 8392, 8393]
 const LB_PORT = 8390
-const { default: autocannon } = await import('autocannon')
+const loadgen = loadGenerator()
 ensureEnv()
 
 const env = await prepareDatabase(
-  process.env.BENCH_DB_DATABASE ?? 'modelgate_bench_cluster',
+  { pg: true, pgDatabase: process.env.BENCH_DB_DATABASE ?? 'modelgate_bench_cluster' },
   PORTS[0]
 )
 const children = []
@@ -50,26 +52,12 @@ const token = await getToken(direct)
 const ids = await seed(direct, token, ROWS)
 const headers = { authorization: `Bearer ${token}` }
 
-function run(base, path, seconds) {
-  return autocannon({
-    url: base,
-    connections,
-    duration: seconds,
-    requests: [
-      {
-        method: 'GET',
-        headers,
-        setupRequest: (request) => ({
-          ...request,
-          path:
-            path === 'list'
-              ? `/rest/entities/${ENTITY}?limit=20&fetchPlan=_base`
-              : `/rest/entities/${ENTITY}/${ids[Math.floor(Math.random() * ids.length)]}`,
-        }),
-      },
-    ],
-  })
+const paths = {
+  list: [`/rest/entities/${ENTITY}?limit=20&fetchPlan=_base`],
+  load: ids.map((id) => `/rest/entities/${ENTITY}/${id}`),
 }
+const run = (base, scenario, seconds) =>
+  loadgen.run({ base, paths: paths[scenario], headers, connections, duration: seconds })
 
 const rows = []
 for (const scenario of ['list', 'load']) {
@@ -82,27 +70,25 @@ for (const scenario of ['list', 'load']) {
       servers: servers.reduce((s, c) => s + cpuMs(c.pid), 0),
       haproxy: cpuMs(haproxy.pid),
       postgres: cpuMsOf('postgres'),
-      self: process.cpuUsage(),
     }
     const started = Date.now()
     const result = await run(base, scenario, duration)
     const wall = Date.now() - started
-    const self = process.cpuUsage(before.self)
     const used = {
       servers: servers.reduce((s, c) => s + cpuMs(c.pid), 0) - before.servers,
       haproxy: cpuMs(haproxy.pid) - before.haproxy,
       postgres: cpuMsOf('postgres') - before.postgres,
-      generator: (self.user + self.system) / 1000,
+      generator: result.cpuMs,
     }
-    const requests = result.requests.total
-    const failed = result.errors + result.non2xx
+    const requests = result.requests
+    const failed = result.bad
     const share = (ms) => `${((ms / wall) * 100).toFixed(0)}%`
     rows.push({
       scenario,
       'setup': label,
       'req/s': Math.round(requests / (wall / 1000)),
-      'p50 ms': result.latency.p50,
-      'p99 ms': result.latency.p99,
+      'p50 ms': result.p50,
+      'p99 ms': result.p99,
       'server CPU µs/req': Math.round((used.servers * 1000) / requests),
       'servers': share(used.servers),
       'haproxy': share(used.haproxy),
@@ -114,7 +100,7 @@ for (const scenario of ['list', 'load']) {
 }
 
 console.log(
-  `\n${connections} connections, ${duration} s per run, ${ROWS} rows; CPU shares are of one core (200% = both cores)`
+  `\n${connections} connections, ${duration} s per run, ${ROWS} rows, load from ${loadgen.name}; CPU shares are of one core (200% = both cores)`
 )
 console.table(rows)
 for (const scenario of ['list', 'load']) {

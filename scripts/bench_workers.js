@@ -1,11 +1,15 @@
 /*
  * All cores (README "All cores: workers"): list and load throughput of the entities API with
- * WEB_CONCURRENCY=1 and 2 on one machine, where PostgreSQL and this load generator (autocannon,
- * in this process) share the same cores. Per scenario and worker count: req/s, p50/p99 (ms),
- * server CPU per request (user+system of the primary and all its workers from /proc/<pid>/stat,
- * over the requests), and the CPU shares of the server, PostgreSQL (the benchmark database's
- * backends) and the load generator in the machine's capacity (wall time x cores). Then the
- * ratios 2/1 and the ceiling those shares allow:
+ * WEB_CONCURRENCY=1 and 2 on one machine, where PostgreSQL and the load generator share the same
+ * cores: wrk when installed, else autocannon (scripts/load_generator.js; --loadgen= chooses;
+ * autocannon costs about twice wrk's CPU per request, which lowers the ceiling). Per scenario
+ * and worker count: req/s, p50/p99 (ms), server CPU per request (user+system of the primary and
+ * all its workers from /proc/<pid>/stat, over the requests), preempted/req (how often per
+ * request the scheduler took a core from a runnable server process to run another: PostgreSQL,
+ * the load generator, the other worker; nonvoluntary context switches from /proc/<pid>/status),
+ * and the CPU shares of the server, PostgreSQL (the benchmark database's backends) and the load
+ * generator in the machine's capacity (wall time x cores). Then the ratios 2/1 and the ceiling
+ * those shares allow:
  *   ceiling req/s = cores x 1000 ms / (server + PostgreSQL + load generator CPU ms per request)
  * Target: >= 1.1x with 2 workers, server CPU per request within 10 % of one worker's. Ratios
  * are taken per round (1 then 2 workers back to back) and their median printed with the range.
@@ -22,6 +26,7 @@ import { cpus } from 'node:os'
 import { readFileSync } from 'node:fs'
 import { ensureEnv } from './ensure_env.js'
 import { serverV8Flags } from './v8_flags.js'
+import { loadGenerator } from './load_generator.js'
 import {
   benchAccess,
   clientToken,
@@ -43,12 +48,12 @@ const warmup = arg('warmup', 5)
 // Rounds alternate 1 and 2 workers, so that a change in the shared machine's load hits both.
 const rounds = arg('rounds', 2)
 const poolTotal = arg('pool-total', 10)
+const loadgen = loadGenerator(argv)
 const PG_DATABASE = process.env.BENCH_DB_DATABASE ?? 'modelgate_bench_workers'
 const PORT = 8193
 const base = `http://127.0.0.1:${PORT}`
 const SECRET = 'bench-secret-0123456789abcdefghijklmnopqrstuvwxyz'
 const CORES = cpus().length
-const { default: autocannon } = await import('autocannon')
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 ensureEnv()
 
@@ -99,6 +104,16 @@ const children = (pid) =>
     .map(Number)
 const serverPids = (server) => [server.pid, ...children(server.pid)]
 const sum = (pids) => pids.reduce((total, pid) => total + cpuMs(pid), 0)
+/** Times the scheduler took the CPU from these processes (they were runnable, not waiting). */
+const preemptions = (pids) =>
+  pids.reduce((total, pid) => {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+      return total + Number(status.match(/^nonvoluntary_ctxt_switches:\s+(\d+)/m)?.[1] ?? 0)
+    } catch {
+      return total
+    }
+  }, 0)
 
 /** PostgreSQL backends of the benchmark database (their pids stay for the pooled connections). */
 async function pgPids() {
@@ -139,12 +154,9 @@ async function stopServer(server) {
   await exited
 }
 
-const run = (opts) =>
-  new Promise((resolve, reject) =>
-    autocannon({ url: base, connections, duration, ...opts }, (e, r) =>
-      e ? reject(e) : resolve(r)
-    )
-  )
+/** One load run over `paths` (in random order): requests, p50/p99, bad answers, loadgen CPU ms. */
+const run = (headers, paths, seconds) =>
+  loadgen.run({ base, paths, headers, connections, duration: seconds })
 
 let ids = []
 const results = {}
@@ -171,32 +183,31 @@ for (const workers of Array.from({ length: rounds }, () => [1, 2]).flat()) {
     }
   }
   const scenarios = {
-    list: () => '/rest/entities/bench_Item?limit=20&fetchPlan=_base',
-    load: () => `/rest/entities/bench_Item/${ids[Math.floor(Math.random() * ids.length)]}`,
+    list: ['/rest/entities/bench_Item?limit=20&fetchPlan=_base'],
+    load: ids.map((id) => `/rest/entities/bench_Item/${id}`),
   }
-  for (const [name, path] of Object.entries(scenarios)) {
-    const requests = [{ setupRequest: (req) => ({ ...req, path: path() }) }]
-    await run({ headers, requests, duration: warmup })
+  for (const [name, paths] of Object.entries(scenarios)) {
+    await run(headers, paths, warmup)
     const pids = serverPids(server)
     const pgBefore = await pgPids()
-    const before = { server: sum(pids), pg: sum(pgBefore), gen: process.cpuUsage() }
+    const before = { server: sum(pids), pg: sum(pgBefore), preempted: preemptions(pids) }
     const started = performance.now()
-    const r = await run({ headers, requests })
+    const r = await run(headers, paths, duration)
     const wall = performance.now() - started
     const pgAfter = [...new Set([...pgBefore, ...(await pgPids())])]
-    const gen = process.cpuUsage(before.gen)
-    const count = r.requests.total
+    const count = r.requests
     const cpu = {
       server: sum(pids) - before.server,
       pg: sum(pgAfter) - before.pg,
-      gen: (gen.user + gen.system) / 1000,
+      gen: r.cpuMs,
     }
-    const bad = r.non2xx + r.errors + r.timeouts
+    const bad = r.bad
     ;(results[`${name} ${workers}`] ??= []).push({
       rps: count / (wall / 1000),
-      p50: r.latency.p50,
-      p99: r.latency.p99,
+      p50: r.p50,
+      p99: r.p99,
       perReq: (cpu.server / count) * 1000,
+      preempted: (preemptions(pids) - before.preempted) / count,
       shares: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, v / (wall * CORES)])),
       perReqAll: (cpu.server + cpu.pg + cpu.gen) / count,
       bad,
@@ -225,13 +236,15 @@ for (const key of Object.keys(results)) results[key] = median(results[key])
 
 const pct = (x) => `${(x * 100).toFixed(0)} %`.padStart(5)
 console.log(
-  `\nentities API, ${PG ? 'PostgreSQL' : 'SQLite'}, ${CORES} cores, ${connections} connections, ${duration} s per run, median of ${rounds} rounds\n`
+  `\nentities API, ${PG ? 'PostgreSQL' : 'SQLite'}, ${CORES} cores, ${connections} connections, ${duration} s per run, median of ${rounds} rounds, load from ${loadgen.name}\n`
 )
-console.log('scenario workers    req/s   p50   p99  server µs/req   server    db  loadgen  errors')
+console.log(
+  'scenario workers    req/s   p50   p99  server µs/req  preempted/req   server    db  loadgen  errors'
+)
 for (const [key, r] of Object.entries(results)) {
   const [name, workers] = key.split(' ')
   console.log(
-    `${name.padEnd(8)} ${workers.padStart(7)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(5)} ${String(r.p99).padStart(5)} ${r.perReq.toFixed(0).padStart(14)}   ${pct(r.shares.server)} ${pct(r.shares.pg)}    ${pct(r.shares.gen)} ${String(r.bad).padStart(7)}`
+    `${name.padEnd(8)} ${workers.padStart(7)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(5)} ${String(r.p99).padStart(5)} ${r.perReq.toFixed(0).padStart(14)} ${r.preempted.toFixed(2).padStart(14)}   ${pct(r.shares.server)} ${pct(r.shares.pg)}    ${pct(r.shares.gen)} ${String(r.bad).padStart(7)}`
   )
 }
 console.log('')

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { serverV8Flags } from './v8_flags.js'
 import {
   benchAccess,
   clientToken,
@@ -50,9 +51,12 @@ export async function prepareDatabase(database, port) {
   return env
 }
 
-/** `node server.js` on `port` with `env` (+ `extra`); resolves once /health answers. */
+/**
+ * `node server.js` on `port` with `env` (+ `extra`) and the V8 flags of the production command;
+ * resolves once /health answers.
+ */
 export async function startInstance(env, port, extra = {}) {
-  const child = spawn(process.execPath, ['server.js'], {
+  const child = spawn(process.execPath, [...serverV8Flags(), 'server.js'], {
     env: { ...env, PORT: String(port), ...extra },
     stdio: ['ignore', 'inherit', 'inherit'],
   })
