@@ -8,7 +8,7 @@
  *   a write transaction holding the pool's single connection.
  * - PostgreSQL: a connection from knex's pool, a parameterised query (prepared once it repeats:
  *   pg_statements.ts), the same type parsers except dates and timestamps, read as text
- *   (pg_text_types.ts).
+ *   (pg_text_types.ts), rows built by a function compiled per column list (pg_rows.ts).
  *
  * Each statement is reported through knex's `query` and `query-response` events, as a builder
  * query is (statement counts in tests, query logging). Only reads outside a transaction come
@@ -19,7 +19,7 @@ import type { ConnectionContract } from '@adonisjs/lucid/types/database'
 import { ShapeCache } from './statement_shapes.js'
 import { cachePreparedStatements } from './sqlite_statements.js'
 import { statementName, submit } from './pg_statements.js'
-import { TextTemporalQuery } from './pg_text_types.js'
+import { ReadQuery } from './pg_rows.js'
 
 type Row = Record<string, unknown>
 
@@ -80,9 +80,9 @@ function pgReader(knex: Knex): DirectReader {
       const name = statementName(reader.model as object | null, sql)
       const conn = await client.acquireConnection()
       try {
-        // Dates and timestamps come back as text (pg_text_types.ts).
+        // Dates and timestamps come back as text, rows from compiled builders (pg_rows.ts).
         const statement = { name, text: sql, values: bindings }
-        const { rows } = await submit<{ rows: Row[] }>(conn, statement, TextTemporalQuery as any)
+        const { rows } = await submit<{ rows: Row[] }>(conn, statement, ReadQuery as any)
         report(knex, sql, bindings, rows)
         return rows
       } finally {

@@ -52,16 +52,3 @@ export const TEXT_TEMPORAL_TYPES = {
     return pg.types.getTypeParser(oid, format as any)
   },
 }
-
-/**
- * A pg Query with TEXT_TEMPORAL_TYPES (built as pg_statements.ts `submit` builds queries: from
- * text, values and callback). pg reads a query's `types` when it creates its Result, in the
- * constructor, so the Result is given them too.
- */
-export class TextTemporalQuery extends (pg.Query as any) {
-  constructor(text: string, values: unknown[], callback: unknown) {
-    super(text, values, callback)
-    this.types = TEXT_TEMPORAL_TYPES
-    this._result._types = TEXT_TEMPORAL_TYPES
-  }
-}
