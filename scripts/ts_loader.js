@@ -1,6 +1,7 @@
 /*
  * Runs the project's TypeScript sources with a compile cache (scripts/ts_loader_hooks.js):
- * imported first by server.js and ace.js, and preloaded (--import) by scripts/test.js. Stack traces point into the .ts sources.
+ * imported first by server.js and ace.js, and preloaded (--import) by scripts/test.js. Stack
+ * traces point into the .ts sources.
  */
 import { register } from 'node:module'
 

@@ -4,7 +4,8 @@
  * metadata, class fields defined, ES modules), with each file's output kept on disk under
  * node_modules/.cache/modelgate-ts, keyed by a hash of the source and the options: a process
  * that starts again (tests spawn about 25 servers per pass) neither loads TypeScript nor
- * compiles what has not changed.
+ * compiles what has not changed. The outputs of earlier versions of a file stay in the cache
+ * until node_modules/.cache is removed (about 17 kB each, with its inline source map).
  */
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
