@@ -10,7 +10,9 @@
  * for wrk read from the shell that waited for it (its children's cutime + cstime).
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 
 /** Whether wrk is installed (`apt-get install -y wrk`). */
 const hasWrk = () => spawnSync('wrk', ['--version']).error === undefined
@@ -34,7 +36,7 @@ end
 }
 
 async function wrk({ base, paths, headers = {}, connections = 50, duration = 10 }) {
-  const file = `tmp/wrk-${process.pid}.lua`
+  const file = join(tmpdir(), `modelgate-wrk-${process.pid}.lua`)
   writeFileSync(file, script(paths))
   const args = ['-t1', `-c${connections}`, `-d${duration}s`, '--timeout', '10s', '-s', file]
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`)
@@ -49,6 +51,7 @@ async function wrk({ base, paths, headers = {}, connections = 50, duration = 10 
   child.stdout.on('data', (c) => (out += c))
   child.stderr.on('data', (c) => (err += c))
   const code = await new Promise((resolve) => child.once('close', resolve))
+  rmSync(file, { force: true })
   const line = out.split('\n').find((l) => l.startsWith('WRK '))
   if (code !== 0 || !line) throw new Error(`wrk failed (exit ${code}):\n${out}\n${err}`)
   const r = JSON.parse(line.slice(4))
