@@ -1,6 +1,7 @@
 /**
  * 200 entities in 4 groups of 50: trees of many-to-one relations with some many-to-many links.
- * The ER diagram's model of `npm run bench:console` and of tests/browser/er.spec.ts.
+ * The ER diagram's model of `npm run bench:console`, tests/browser/er.spec.ts and the console's
+ * unit test (console-ui/src/features/er/components/er_graph.test.ts).
  */
 export function bigModel(count = 200) {
   const name = (i) => `perf_E${String(i).padStart(3, '0')}`

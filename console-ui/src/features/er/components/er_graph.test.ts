@@ -3,6 +3,7 @@ import type { ModelEntity } from '../../../lib/model'
 import { buildGraph, neighbours } from './er_graph'
 import { entitySize, layoutGraph } from './er_layout'
 import { toEdges } from './er_elements'
+import { bigModel as sharedBigModel } from '../../../../../scripts/er_model.js'
 
 const model: ModelEntity[] = [
   {
@@ -27,23 +28,8 @@ const model: ModelEntity[] = [
   { name: 'shop_Lonely', idType: 'long', attributes: [{ name: 'price', type: 'decimal', precision: 10, scale: 3 }] },
 ]
 
-/** A model like the browser benchmark's: 4 modules of 50 entities, trees with cross links. */
-export function bigModel(count = 200): ModelEntity[] {
-  const name = (i: number) => `perf_E${String(i).padStart(3, '0')}`
-  return Array.from({ length: count }, (_, i) => {
-    const attributes: ModelEntity['attributes'] = [
-      { name: 'code', type: 'string', length: 40, mandatory: true },
-      { name: 'title', type: 'string' },
-      { name: 'amount', type: 'decimal' },
-      { name: 'count', type: 'int' },
-      { name: 'active', type: 'boolean' },
-      { name: 'note', type: 'text' },
-    ]
-    if (i % 50 !== 0) attributes.push({ name: 'parent', type: 'association', target: name(Math.max(i - (i % 50), i - 1 - (i % 3))), cardinality: 'MANY_TO_ONE' })
-    if (i % 7 === 3) attributes.push({ name: 'links', type: 'association', target: name((i * 13) % count), cardinality: 'MANY_TO_MANY' })
-    return { name: name(i), attributes }
-  })
-}
+/** The model of the browser benchmark and test: 4 modules of 50 entities, trees with cross links. */
+const bigModel = (count?: number) => sharedBigModel(count) as ModelEntity[]
 
 describe('ER graph', () => {
   it('merges the two sides of a relation into one edge with kind, parent and cardinalities', () => {
