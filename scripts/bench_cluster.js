@@ -15,10 +15,9 @@
 import { ensureEnv } from './ensure_env.js'
 import { numberArg as arg } from './bench_common.js'
 import { loadGenerator } from './load_generator.js'
+import { cpuMs, cpuMsOf } from './proc_stat.js'
 import {
   ENTITY,
-  cpuMs,
-  cpuMsOf,
   prepareDatabase,
   seed,
   startHaproxy,

@@ -23,10 +23,10 @@
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { cpus } from 'node:os'
-import { readFileSync } from 'node:fs'
 import { ensureEnv } from './ensure_env.js'
 import { serverV8Flags } from './v8_flags.js'
 import { loadGenerator } from './load_generator.js'
+import { cpuMs, preemptions } from './proc_stat.js'
 import {
   benchAccess,
   clientToken,
@@ -86,17 +86,6 @@ importDefinition(
   env
 )
 
-const ticks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim() || 100)
-/** CPU ms (user + system) of a process so far; 0 once it is gone. */
-function cpuMs(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return ((Number(f[11]) + Number(f[12])) * 1000) / ticks
-  } catch {
-    return 0
-  }
-}
 const children = (pid) =>
   spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
     .stdout.split('\n')
@@ -104,16 +93,6 @@ const children = (pid) =>
     .map(Number)
 const serverPids = (server) => [server.pid, ...children(server.pid)]
 const sum = (pids) => pids.reduce((total, pid) => total + cpuMs(pid), 0)
-/** Times the scheduler took the CPU from these processes (they were runnable, not waiting). */
-const preemptions = (pids) =>
-  pids.reduce((total, pid) => {
-    try {
-      const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-      return total + Number(status.match(/^nonvoluntary_ctxt_switches:\s+(\d+)/m)?.[1] ?? 0)
-    } catch {
-      return total
-    }
-  }, 0)
 
 /** PostgreSQL backends of the benchmark database (their pids stay for the pooled connections). */
 async function pgPids() {

@@ -5,7 +5,7 @@
  * and CPU time of processes read from /proc.
  */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { serverV8Flags } from './v8_flags.js'
@@ -143,31 +143,6 @@ ${ports.map((p, i) => `  server mg${i + 1} 127.0.0.1:${p} check`).join('\n')}
   }
   child.kill()
   throw new Error('haproxy did not start')
-}
-
-const TICK_MS = 10 // USER_HZ is 100 on Linux
-
-/** CPU milliseconds (user + system) of process `pid`, 0 when it is gone. */
-export function cpuMs(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS
-  } catch {
-    return 0
-  }
-}
-
-/** CPU milliseconds of every process whose command name is `comm` (e.g. all of PostgreSQL). */
-export function cpuMsOf(comm) {
-  let total = 0
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === comm) total += cpuMs(entry)
-    } catch {}
-  }
-  return total
 }
 
 /** Resident set size of `pid` in bytes (/proc/<pid>/status VmRSS). */

@@ -13,11 +13,10 @@ import { spawn, spawnSync } from 'node:child_process'
 import { rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { statCpuMs } from './proc_stat.js'
 
 /** Whether wrk is installed (`apt-get install -y wrk`). */
 const hasWrk = () => spawnSync('wrk', ['--version']).error === undefined
-
-const ticks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim() || 100)
 
 /** The Lua script: a random path per request, and a JSON summary at the end. */
 function script(paths) {
@@ -56,13 +55,12 @@ async function wrk({ base, paths, headers = {}, connections = 50, duration = 10 
   if (code !== 0 || !line) throw new Error(`wrk failed (exit ${code}):\n${out}\n${err}`)
   const r = JSON.parse(line.slice(4))
   const stat = err.trim().split('\n').at(-1)
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   return {
     requests: r.requests,
     p50: r.p50 / 1000,
     p99: r.p99 / 1000,
     bad: r.bad,
-    cpuMs: ((Number(fields[13]) + Number(fields[14])) * 1000) / ticks,
+    cpuMs: statCpuMs(stat, { children: true }),
   }
 }
 
