@@ -79,6 +79,33 @@ test.group('pg rows: compiled row builders', () => {
     assert.deepEqual(seen(again), seen(own))
   }).skip(() => dialect() !== 'pg', ONLY_PG)
 
+  test('the same SQL text returning other column types builds rows for the new types', async ({
+    assert,
+  }) => {
+    const table = `pg_rows_retyped_${Date.now()}`
+    const sql = `select id, amount, label from ${table} order by id`
+    await db.rawQuery(`create table ${table} (id int primary key, amount int, label text)`)
+    try {
+      await db.rawQuery(`insert into ${table} values (1, 42, 'a'), (2, null, 'b')`)
+      const before = await rowsOf(ReadQuery, sql, [])
+      assert.deepEqual(before, [
+        { id: 1, amount: 42, label: 'a' },
+        { id: 2, amount: null, label: 'b' },
+      ])
+      // Same text, another type and another column order under the same names.
+      await db.rawQuery(`alter table ${table} alter column amount type numeric(8, 2)`)
+      const after = await rowsOf(ReadQuery, sql, [])
+      assert.deepEqual(seen(after), seen(await rowsOf(PgOwnRows, sql, [])))
+      assert.strictEqual(after[0].amount, '42.00')
+      await db.rawQuery(`alter table ${table} alter column id type text`)
+      const third = await rowsOf(ReadQuery, sql, [])
+      assert.strictEqual(third[0].id, '1')
+      assert.deepEqual(seen(third), seen(await rowsOf(PgOwnRows, sql, [])))
+    } finally {
+      await db.rawQuery(`drop table ${table}`)
+    }
+  }).skip(() => dialect() !== 'pg', ONLY_PG)
+
   test('a column named __proto__ keeps pg own rows', async ({ assert }) => {
     const sql = `select 'x' as "__proto__", n as id from generate_series(1, 2) as n`
     const compiled = await rowsOf(ReadQuery, sql, [])

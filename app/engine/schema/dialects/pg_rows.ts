@@ -33,6 +33,23 @@ interface Shape {
 }
 const shapes = new Map<string, Shape>()
 
+/**
+ * Per SQL text, the column list it last returned and its shape: a statement that runs again
+ * (the common case) finds its shape by comparing columns, without building the key text above.
+ */
+const byText = new Map<string, { fields: Field[]; shape: Shape }>()
+
+function sameColumns(a: Field[], b: Field[]): boolean {
+  if (a.length !== b.length) return false
+  // eslint-disable-next-line @unicorn/no-for-loop -- per statement: no iterator, no entry arrays
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]
+    const y = b[i]
+    if (x.name !== y.name || x.dataTypeID !== y.dataTypeID || x.format !== y.format) return false
+  }
+  return true
+}
+
 function compile(fields: Field[], parsers: Parser[]): Build | null {
   if (fields.some((f) => f.format === 'binary' || f.name === '__proto__')) return null
   const entries = fields.map((f, i) => {
@@ -53,16 +70,27 @@ export class CompiledRowsResult extends (pg.Result as any) {
     super(rowMode, types)
   }
 
+  /** The statement's SQL text (set by ReadQuery): its last column list is tried first. */
+  text: string | undefined
+
   addFields(fields: Field[]) {
-    let key = ''
-    for (const f of fields) key += `${f.name}\u0000${f.dataTypeID}\u0000${f.format ?? ''}\u0001`
-    let shape = shapes.get(key)
+    const last = this.text === undefined ? undefined : byText.get(this.text)
+    let shape = last && sameColumns(last.fields, fields) ? last.shape : undefined
     if (!shape) {
-      const parsers = fields.map(
-        (f) => this._types.getTypeParser(f.dataTypeID, f.format || 'text') as Parser
-      )
-      if (shapes.size >= MAX_SHAPES) shapes.clear()
-      shapes.set(key, (shape = { parsers, build: compile(fields, parsers) }))
+      let key = ''
+      for (const f of fields) key += `${f.name}\u0000${f.dataTypeID}\u0000${f.format ?? ''}\u0001`
+      shape = shapes.get(key)
+      if (!shape) {
+        const parsers = fields.map(
+          (f) => this._types.getTypeParser(f.dataTypeID, f.format || 'text') as Parser
+        )
+        if (shapes.size >= MAX_SHAPES) shapes.clear()
+        shapes.set(key, (shape = { parsers, build: compile(fields, parsers) }))
+      }
+      if (this.text !== undefined) {
+        if (byText.size >= MAX_SHAPES) byText.clear()
+        byText.set(this.text, { fields, shape })
+      }
     }
     this.#build = shape.build
     if (!shape.build) return super.addFields(fields)
@@ -86,6 +114,7 @@ export class ReadQuery extends (pg.Query as any) {
     super(text, values, callback)
     this.types = TEXT_TEMPORAL_TYPES
     this._result = new CompiledRowsResult(undefined, TEXT_TEMPORAL_TYPES)
+    this._result.text = text
     this._results = this._result
   }
 
