@@ -15,8 +15,9 @@ import { Aliases, FilterCompiler, applyRowRules, live } from './filter_sql.js'
 import { NO_FOLDS, applyFolds, attachFolds, foldsFor, planColumns } from './folds.js'
 import type { Fold, FoldSet } from './folds.js'
 import type { ReadPlan } from './plan.js'
-import { orderColumn, rootShape } from './shapes.js'
+import { joined as joinedText, orderColumn, rootShape } from './shapes.js'
 import { isBinding, readRows } from './shaped.js'
+import { batches, relationsOf, withFoldKey } from './plan_levels.js'
 
 /** A loaded row and its loaded relations (absent key: not loaded). */
 export interface LoadedRow {
@@ -124,26 +125,34 @@ export async function loadRoot(
     }
     return q
   }
-  const selected = folds.key ? [...cols, folds.key] : cols
+  const selected = withFoldKey(cols, folds.key)
   const found = await readRows(ctx, build, rootShape(ctx, plan, selected, byId))
   const rows: LoadedRow[] = found.map((row) => ({ row, rel: new Map() }))
-  await completeLevel(ctx, plan.entity, plan.load, rows, folds.folds)
+  const completing = completeLevel(ctx, plan.entity, plan.load, rows, folds.folds)
+  if (completing) await completing
   return rows
 }
 
-/** The relations of a level's rows: folded ones from its statement, the rest batched. */
-async function completeLevel(
+/**
+ * The relations of a level's rows: folded ones from its statement, the rest batched. A level
+ * (or folded target) with nothing left to batch costs no asynchronous call: undefined then.
+ */
+function completeLevel(
   ctx: DataContext,
   entity: EntityMeta,
   plan: PlanNode,
   rows: LoadedRow[],
   folds: Fold[]
-) {
+): Promise<void> | undefined {
   const attached = attachFolds(folds, rows)
-  await loadRelations(ctx, entity, plan, rows, folds)
-  for (const [fold, children] of attached) {
-    await loadRelations(ctx, fold.target, fold.plan, children, fold.folds)
-  }
+  const pending = attached.filter(([f, children]) => batches(f.target, f.plan, f.folds, children))
+  if (!batches(entity, plan, folds, rows) && pending.length === 0) return undefined
+  return (async () => {
+    await loadRelations(ctx, entity, plan, rows, folds)
+    for (const [fold, children] of pending) {
+      await loadRelations(ctx, fold.target, fold.plan, children, fold.folds)
+    }
+  })()
 }
 
 function chunks<T>(values: T[]): T[][] {
@@ -178,11 +187,10 @@ async function fetchBy(
     return q.orderBy('r.id')
   }
   // Only the ids vary when no row-level rule applies (shaped.ts).
-  const selected = folds.key ? [...cols, folds.key] : cols
   const shape =
     secured && ctx.permissions.hasReadRules(target.name)
       ? null
-      : `in|${target.table}|${selected.join(',')}|${key.column}|${Object.values(key.link ?? {}).join(',')}`
+      : `in|${target.table}|${joinedText(withFoldKey(cols, folds.key))}|${key.column}|${Object.values(key.link ?? {}).join(',')}`
   const out: Record<string, unknown>[] = []
   for (const part of chunks(ids)) {
     const exact =
@@ -263,10 +271,8 @@ async function loadRelations(
   folded: Fold[]
 ) {
   if (parents.length === 0) return
-  for (const [name, sub] of plan.properties) {
-    const a = entity.attributes.get(name)
-    if (!sub || !a || a.kind === 'datatype' || a.transient) continue
-    if (folded.some((f) => f.attribute === a)) continue
+  for (const { name, sub, a } of relationsOf(entity, plan)) {
+    if (folded.length > 0 && folded.some((f) => f.attribute === a)) continue
     const target = ctx.model.entity(a.target!)!
     const folds = foldsFor(ctx, target, sub, 'r')
     const fetch = (node: PlanNode, secured = true) =>
@@ -294,6 +300,7 @@ async function loadRelations(
       const found = byOwner.get(String(keyOf(p))) ?? []
       p.rel.set(name, isToMany(a) ? found : (found[0] ?? null))
     }
-    await completeLevel(ctx, target, sub, [...byId.values()], folds.folds)
+    const completing = completeLevel(ctx, target, sub, [...byId.values()], folds.folds)
+    if (completing) await completing
   }
 }

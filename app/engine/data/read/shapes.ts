@@ -112,6 +112,15 @@ export function orderColumn(sort: SortKey[] | undefined) {
   return first?.length === 1 ? `t0.${first[0].column}` : undefined
 }
 
+const joinedLists = new WeakMap<string[], string>()
+
+/** `list.join(',')`, remembered per array: column lists are cached per plan node. */
+export function joined(list: string[]): string {
+  let text = joinedLists.get(list)
+  if (text === undefined) joinedLists.set(list, (text = list.join(',')))
+  return text
+}
+
 /**
  * The shape of the root statement when only its values vary (shaped.ts): no row-level rule on
  * the entity, sort keys on the entity's own columns, a filter only through its shape
@@ -124,7 +133,7 @@ export function rootShape(
   byId?: Binding
 ): Shape | null {
   if (ctx.permissions.hasReadRules(plan.entity.name)) return null
-  const head = `${plan.entity.table}|${cols.join(',')}`
+  const head = `${plan.entity.table}|${joined(cols)}`
   if (byId !== undefined) {
     return plan.filter?.root.conditions.length ? null : { key: `id|${head}`, bindings: [byId] }
   }
