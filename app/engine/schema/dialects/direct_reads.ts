@@ -6,9 +6,10 @@
  * - SQLite: a connection of its own on the same file, `query_only` (it cannot write), prepared
  *   statements kept per SQL text. WAL mode: it sees every committed write and never waits for
  *   a write transaction holding the pool's single connection.
- * - PostgreSQL: a connection from knex's pool, a parameterised query (prepared once it repeats:
- *   pg_statements.ts), the same type parsers except dates and timestamps, read as text
- *   (pg_text_types.ts), rows built by a function compiled per column list (pg_rows.ts).
+ * - PostgreSQL: a connection from knex's pool (an idle one taken at once: pool_lease.ts), a
+ *   parameterised query (prepared once it repeats: pg_statements.ts), the same type parsers
+ *   except dates and timestamps, read as text (pg_text_types.ts), rows built by a function
+ *   compiled per column list (pg_rows.ts).
  *
  * Each statement is reported through knex's `query` and `query-response` events, as a builder
  * query is (statement counts in tests, query logging). Only reads outside a transaction come
@@ -20,6 +21,7 @@ import { ShapeCache } from './statement_shapes.js'
 import { cachePreparedStatements } from './sqlite_statements.js'
 import { statementName, submit } from './pg_statements.js'
 import { ReadQuery } from './pg_rows.js'
+import { leaseConnection } from './pool_lease.js'
 
 type Row = Record<string, unknown>
 
@@ -78,7 +80,7 @@ function pgReader(knex: Knex): DirectReader {
     model: null,
     async all(sql, bindings) {
       const name = statementName(reader.model as object | null, sql)
-      const conn = await client.acquireConnection()
+      const conn = (await leaseConnection(client)) as any
       try {
         // Dates and timestamps come back as text, rows from compiled builders (pg_rows.ts).
         const statement = { name, text: sql, values: bindings }
