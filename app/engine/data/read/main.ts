@@ -136,6 +136,18 @@ export async function list(
   return { items, total: await countPlan(ctx, plan) }
 }
 
+/**
+ * `[items]` as one flat text: the brackets go into the first and last item before the join, so
+ * the join's own result is the answer (a `[` + text + `]` around it would be copied again by
+ * whoever reads it whole, e.g. the UTF-8 encoding of the response).
+ */
+function arrayText(items: string[]): string {
+  if (items.length === 0) return '[]'
+  items[0] = `[${items[0]}`
+  items[items.length - 1] += ']'
+  return items.join(',')
+}
+
 /** `list` as a JSON array text (the same bytes as `stringifyJson` of its items). */
 export async function listJson(
   ctx: DataContext,
@@ -143,7 +155,7 @@ export async function listJson(
   options: ListOptions = {}
 ): Promise<{ json: string; total?: number }> {
   const { plan, rows } = await listRows(ctx, entityName, options)
-  const json = `[${writeAll(ctx, plan, rows).join(',')}]`
+  const json = arrayText(writeAll(ctx, plan, rows))
   if (!options.returnCount) return { json }
   return { json, total: await countPlan(ctx, plan) }
 }
