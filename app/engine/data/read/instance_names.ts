@@ -94,6 +94,18 @@ function compile(model: Model, entity: EntityMeta): InstanceName {
     }
   }
   const literals = template.literals
+  if (steps.length === 2) {
+    // The common `{a} ({b})` shape without an array per row; an empty part takes the rules.
+    const [first, second] = steps
+    const [before, between, after] = literals
+    return (node, caption) => {
+      const a = first(node, caption)
+      if (a === NOT_LOADED) return fallback(node)
+      const b = second(node, caption)
+      if (b === NOT_LOADED) return fallback(node)
+      return a !== '' && b !== '' ? before + a + between + b + after : fillPattern(literals, [a, b])
+    }
+  }
   return (node, caption) => {
     const texts: string[] = []
     for (const step of steps) {
