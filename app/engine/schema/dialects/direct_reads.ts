@@ -21,7 +21,7 @@ import { ShapeCache } from './statement_shapes.js'
 import { cachePreparedStatements } from './sqlite_statements.js'
 import { statementName, submit } from './pg_statements.js'
 import { ReadQuery } from './pg_rows.js'
-import { leaseConnection } from './pool_lease.js'
+import { giveBack, leaseConnection } from './pool_lease.js'
 
 type Row = Record<string, unknown>
 
@@ -88,8 +88,8 @@ function pgReader(knex: Knex): DirectReader {
         report(knex, sql, bindings, rows)
         return rows
       } finally {
-        // Synchronous in knex (tarn's release); its promise is already resolved.
-        void client.releaseConnection(conn)
+        // To a waiting direct read, or to knex's pool (pool_lease.ts).
+        giveBack(client, conn)
       }
     },
     close: () => {},
