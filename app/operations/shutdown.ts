@@ -54,7 +54,7 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void
  * Open connections. Tracked per connection, not per request: a Map entry and a 'close' listener
  * per request kept every finished response reachable long enough for V8 to move it to the old
  * generation (node scripts/bench_entities.js --pg: 7-9 % of what a load by id allocated was
- * promoted, GC pauses 8 % of the wall time; per connection: 2.5 %, and a quarter less CPU per
+ * promoted, GC pauses 8 % of the wall time; per connection: 2.5 %, and about a sixth less CPU per
  * request). A connection's request in progress is its `_httpMessage` (Node's own field, set
  * from the response's creation until it is finished).
  */
