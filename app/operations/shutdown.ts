@@ -53,10 +53,11 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void
 /**
  * Open connections. Tracked per connection, not per request: a Map entry and a 'close' listener
  * per request kept every finished response reachable long enough for V8 to move it to the old
- * generation (node scripts/bench_entities.js --pg: 7-9 % of what a load by id allocated was
- * promoted, GC pauses 8 % of the wall time; per connection: 2.5 %, and about a sixth less CPU per
- * request). A connection's request in progress is its `_httpMessage` (Node's own field, set
- * from the response's creation until it is finished).
+ * generation. A load by id at 50 connections on PostgreSQL (`--trace-gc-nvp`): 9 % of what it
+ * allocated was promoted, 2.3 % per connection, with about a sixth less server CPU per request;
+ * `bench:entities` GC column: 6.2 % of the wall time, 1.4 % now. A connection's request in
+ * progress is its `_httpMessage` (Node's own field, set from the response's creation until it
+ * is finished).
  */
 const connections = new Set<Socket>()
 let draining = false
