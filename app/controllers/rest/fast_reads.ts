@@ -46,6 +46,9 @@ import { dataManagerFor } from './data_access.js'
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void
 
+/** Response texts longer than this (UTF-16 units) are encoded once into a buffer. */
+const LARGE_BODY = 16 * 1024
+
 /** Entity names and ids made of these characters only; anything else goes to the framework. */
 const PATH = /^\/rest\/entities\/([A-Za-z_][A-Za-z0-9_$]*)(?:\/([A-Za-z0-9_-]+))?$/
 
@@ -184,10 +187,11 @@ async function serve(req: IncomingMessage, res: ServerResponse): Promise<boolean
   }
 
   const { id: requestId } = requestIdOf(req)
-  // One UTF-8 copy, written after the headers as it is: a string would be measured
-  // (flattened) for Content-Length, then joined to the header text and flattened again.
-  const body = Buffer.from(json)
-  const bytes = body.length
+  // A large text goes as one UTF-8 copy, written after the headers as it is: a string would be
+  // measured (flattened) for Content-Length, then joined to the header text and flattened
+  // again. A small one goes with the headers in one write.
+  const body = json.length > LARGE_BODY ? Buffer.from(json) : json
+  const bytes = typeof body === 'string' ? Buffer.byteLength(body) : body.length
   const headers: Record<string, string | number> = {
     'X-Request-Id': requestId,
     'X-Content-Type-Options': 'nosniff',
