@@ -25,11 +25,14 @@
  *        [--paired=N]  (N more rounds with both sides at once: their CPU ratios)
  *        [--semi-space=32] (MB per V8 semi-space of both servers, as `npm start` runs the
  *                           server: scripts/v8_flags.js; 0: V8's default, 16)
+ *        [--alloc[=promoted]] (sampling heap profiles of both servers over the first measured
+ *                      round: bytes allocated per request and the top allocating functions;
+ *                      =promoted: only what outlived the young generation. tmp/profiles/alloc)
  *        [--profile]   (CPU profile of the API server: tmp/profiles/*.cpuprofile)
  *        [--profile-floor] (and of the floor: tmp/profiles/floor/*.cpuprofile)
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { ensureEnv } from './ensure_env.js'
 import {
   benchAccess,
@@ -45,6 +48,7 @@ import { openDriver } from './bench_entities_floor.js'
 import * as M from './bench_entities_model.js'
 import { BIG_ENTITY, bigCheck } from './bench_entities_big.js'
 import { SEMI_SPACE_MB, serverV8Flags } from './v8_flags.js'
+import { summarizeHeap } from './heap_summary.js'
 
 const argv = process.argv.slice(2)
 const PG = argv.includes('--pg')
@@ -108,6 +112,22 @@ await new Promise((resolve) => floor.on('message', (m) => m === 'ready' && resol
 await waitForServer(base)
 const token = await clientToken(base, 'bench', SECRET)
 const headers = { 'authorization': `Bearer ${token}`, 'content-type': 'application/json' }
+
+/** Sends a `benchHeap` command to a child (scripts/bench_gc.js) and waits for its answer. */
+const heapCommand = (child, command, answer, extra = {}) =>
+  new Promise((resolve) => {
+    const listener = (m) => {
+      if (m?.benchHeap !== answer) return
+      child.off('message', listener)
+      resolve()
+    }
+    child.on('message', listener)
+    child.send({ benchHeap: command, ...extra })
+  })
+const ALLOC = argv.find((a) => a === '--alloc' || a.startsWith('--alloc='))
+const allocDir = 'tmp/profiles/alloc'
+if (ALLOC) mkdirSync(allocDir, { recursive: true })
+const allocRuns = []
 
 /** GC pause time (ms) of a child so far, from scripts/bench_gc.js. */
 const gcMs = (child) =>
@@ -243,9 +263,17 @@ for (let round = 0; round < rounds; round++) {
     for (const side of round % 2 ? [...sides].reverse() : sides) {
       if (round === 0) await run(side.origin, s, 2) // warm-up
       await sleep(300)
+      const alloc = ALLOC && round === 0 ? `${allocDir}/${s.name}-${side.key}.heapprofile` : null
+      if (alloc) {
+        await heapCommand(side.child, 'start', 'started', { promoted: ALLOC === '--alloc=promoted' })
+      }
       const [cpu0, gc0, t0] = [cpuMs(side.child.pid), await gcMs(side.child), Date.now()]
       const r = await run(side.origin, s, duration)
       const [cpu1, gc1, t1] = [cpuMs(side.child.pid), await gcMs(side.child), Date.now()]
+      if (alloc) {
+        await heapCommand(side.child, 'stop', 'written', { file: alloc })
+        allocRuns.push({ scenario: s.title, side: side.key, file: alloc, requests: r.requests.total })
+      }
       // Writes still queued at the deadline finish during the drain, outside the window, so
       // the next run (another process writing the same SQLite file) does not overlap them.
       if (s.method) await sleep(1000)
@@ -329,6 +357,14 @@ if (paired.size) {
       `  ${s.title.padEnd(24)} ${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`
     )
   }
+}
+for (const a of allocRuns) {
+  const { total, top } = summarizeHeap(a.file, a.requests, 6)
+  const sites = top.map(([bytes, site]) => `${(bytes / 1024).toFixed(1)} kB ${site}`).join('; ')
+  console.log(
+    `  ${ALLOC === '--alloc=promoted' ? 'promoted' : 'allocated'} per request, ${a.scenario}, ${a.side}: ` +
+      `${(total / 1024).toFixed(1)} kB (${a.file}); top: ${sites}`
+  )
 }
 for (const f of failures) console.log(`  FAILED REQUESTS: ${f}`)
 const floorExited = new Promise((resolve) => floor.once('exit', resolve))

@@ -16,3 +16,38 @@ process.on('message', (message) => {
 })
 // The IPC channel must not keep a server alive that would otherwise stop.
 process.channel?.unref()
+
+/*
+ * `bench:entities -- --alloc[=promoted]`: the sampling heap profiler between
+ * `{ benchHeap: 'start', promoted }` and `{ benchHeap: 'stop', file }` (answered with
+ * `{ benchHeap: 'written' }`). All allocations, or (promoted) only those that outlived the
+ * young generation: V8 drops a sample when a scavenge collects its object. Loaded lazily: a run
+ * without --alloc never opens an inspector session.
+ */
+let heap
+process.on('message', async (message) => {
+  const command = message?.benchHeap
+  if (!command) return
+  if (!heap) {
+    const { Session } = await import('node:inspector')
+    const session = new Session()
+    session.connect()
+    heap = (method, params) =>
+      new Promise((resolve, reject) =>
+        session.post(method, params, (error, result) => (error ? reject(error) : resolve(result)))
+      )
+  }
+  if (command === 'start') {
+    await heap('HeapProfiler.startSampling', {
+      samplingInterval: 4096,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: !message.promoted,
+    })
+    process.send?.({ benchHeap: 'started' })
+  } else if (command === 'stop') {
+    const { profile } = await heap('HeapProfiler.stopSampling')
+    const { writeFileSync } = await import('node:fs')
+    writeFileSync(message.file, JSON.stringify(profile))
+    process.send?.({ benchHeap: 'written' })
+  }
+})
