@@ -74,7 +74,18 @@ test.group('multi-instance model propagation', (group) => {
       assert.equal(result.status, 'applied')
       known.set(e.model.version, e.model.checksum)
     }
-    await new Promise((r) => setTimeout(r, 1200))
+    // Watch for 1.2 s more, and on until the second instance serves the final version and more
+    // than ten answers were seen (a busy machine answers fewer per second), 15 s at most.
+    const least = Date.now() + 1200
+    const until = Date.now() + 15_000
+    while (
+      (Date.now() < least ||
+        observed.length <= 10 ||
+        observed.at(-1)?.modelVersion !== e.model.version) &&
+      Date.now() < until
+    ) {
+      await new Promise((r) => setTimeout(r, 50))
+    }
     done = true
     await watcher
     assert.isAbove(observed.length, 10)
