@@ -17,7 +17,7 @@ import type { Fold, FoldSet } from './folds.js'
 import type { ReadPlan } from './plan.js'
 import { joined as joinedText, orderColumn, rootShape } from './shapes.js'
 import { isBinding, readRows } from './shaped.js'
-import { batches, relationsOf, withFoldKey } from './plan_levels.js'
+import { batches, isFolded, relationsOf, withFoldKey } from './plan_levels.js'
 
 /** A loaded row and its loaded relations (absent key: not loaded). */
 export interface LoadedRow {
@@ -272,7 +272,7 @@ async function loadRelations(
 ) {
   if (parents.length === 0) return
   for (const { name, sub, a } of relationsOf(entity, plan)) {
-    if (folded.length > 0 && folded.some((f) => f.attribute === a)) continue
+    if (isFolded(folded, a)) continue
     const target = ctx.model.entity(a.target!)!
     const folds = foldsFor(ctx, target, sub, 'r')
     const fetch = (node: PlanNode, secured = true) =>

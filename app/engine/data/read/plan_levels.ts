@@ -29,11 +29,15 @@ export function relationsOf(entity: EntityMeta, plan: PlanNode): PlannedRelation
   return list
 }
 
+/** Whether relation `a` is folded into its level's statement (folds.ts). */
+export const isFolded = (folded: Fold[], a: AttributeMeta) =>
+  folded.length > 0 && folded.some((f) => f.attribute === a)
+
 /** Whether `loadRelations` has a statement to run for this level. */
 export function batches(entity: EntityMeta, plan: PlanNode, folded: Fold[], parents: LoadedRow[]) {
   if (parents.length === 0) return false
   for (const { a } of relationsOf(entity, plan)) {
-    if (!folded.some((f) => f.attribute === a)) return true
+    if (!isFolded(folded, a)) return true
   }
   return false
 }

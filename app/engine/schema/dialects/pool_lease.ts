@@ -57,9 +57,11 @@ function canLease(client: any): boolean {
   return ok
 }
 
-/** An idle connection of knex `client`'s pool, taken synchronously; undefined when none. */
+/**
+ * An idle connection of knex `client`'s pool, taken synchronously; undefined when none. Only
+ * for a pool `canLease` accepted (its caller checks).
+ */
 function takeIdle(client: any): unknown {
-  if (!canLease(client)) return undefined
   const pool = client.pool as TarnPool
   if (pool.destroyed || pool.pendingAcquires.length > 0) return undefined
   const free = pool.free[pool.free.length - 1]
