@@ -42,6 +42,8 @@ export interface Fold {
   columns: string[]
   /** ...and the names they come back as in the statement's rows (`__j1_0`, `__j1_1`...). */
   keys: string[]
+  /** The target's row out of a statement's row: `{ id: s.__j1_0, name: s.__j1_1 }`. */
+  copy: (source: Row) => Row
   folds: Fold[]
 }
 
@@ -62,6 +64,18 @@ export function planColumns(entity: EntityMeta, plan: PlanNode): string[] {
     if (a?.column && !a.transient) out.add(a.column)
   }
   return [...out]
+}
+
+/**
+ * A function that copies `keys` of a statement's row into a new row under `columns`: one object
+ * literal, compiled once per fold, instead of a keyed store per column and row (the rows then
+ * share one hidden class, as the statements' own rows do: pg_rows.ts). Names are written as
+ * string literals; none is `__proto__` (columns come from attribute names, which start with a
+ * letter: metadata/naming.ts).
+ */
+function rowCopier(columns: string[], keys: string[]): (source: Row) => Row {
+  const fields = columns.map((c, i) => `${JSON.stringify(c)}: s[${JSON.stringify(keys[i])}]`)
+  return new Function('s', `return { ${fields.join(', ')} }`) as (source: Row) => Row
 }
 
 /** The folds of one statement, with what they add to its SQL. */
@@ -115,6 +129,7 @@ function build(
         from,
         columns,
         keys,
+        copy: rowCopier(columns, keys),
         folds: [],
       })
     }
@@ -182,16 +197,14 @@ export function attachFolds(
     parents.forEach((p, i) => {
       const source = flat(p, i)
       const id = source[f.keys[0]]
-      if (id === null || id === undefined) return p.rel.set(f.attribute.name, null)
+      if (id === null || id === undefined) return void (p.rel[f.attribute.name] = null)
       let node = byId.get(String(id))
       if (!node) {
-        const row: Row = {}
-        for (let c = 0; c < f.columns.length; c++) row[f.columns[c]] = source[f.keys[c]]
-        byId.set(String(id), (node = { row, rel: new Map() }))
+        byId.set(String(id), (node = { row: f.copy(source), rel: {} }))
         children.push(node)
         sources.push(source)
       }
-      p.rel.set(f.attribute.name, node)
+      p.rel[f.attribute.name] = node
     })
     out.push([f, children])
     attachFolds(f.folds, children, (_, i) => sources[i], out)

@@ -14,7 +14,8 @@
  */
 import type { AttributeMeta, EntityMeta, Model } from '../../metadata/model.js'
 import { instanceNameTemplate } from '../../query/fetch_plans.js'
-import type { LoadedRow } from './loader.js'
+import type { LoadedRow } from './loaded_row.js'
+import { loaded } from './loaded_row.js'
 import { fillPattern } from './instance_name.js'
 import { formatId, formatValue } from './values.js'
 
@@ -73,8 +74,8 @@ function pathStep(model: Model, entity: EntityMeta, path: readonly string[], at:
       ? pathStep(model, target, path, at + 1)
       : (child, caption) => instanceNameOf(model, target)(child, caption)
   return (node, caption) => {
-    if (!node.rel.has(name)) return NOT_LOADED
-    const child = node.rel.get(name)
+    if (!loaded(node, name)) return NOT_LOADED
+    const child = node.rel[name]
     if (Array.isArray(child)) return NOT_LOADED
     return child ? next(child, caption) : ''
   }

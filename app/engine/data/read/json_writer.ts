@@ -12,7 +12,8 @@
  */
 import type { AttributeMeta, EntityMeta, Model } from '../../metadata/model.js'
 import type { PlanNode } from '../../query/fetch_plans.js'
-import type { LoadedRow } from './loader.js'
+import type { LoadedRow } from './loaded_row.js'
+import { loaded } from './loaded_row.js'
 import { JsonNumber } from './json_text.js'
 import type { SerializeOptions } from './serializer.js'
 import { instanceNameOf } from './instance_names.js'
@@ -120,8 +121,8 @@ function compile(
         else if (returnNulls) out += `${f.key}null`
         continue
       }
-      if (!node.rel.has(f.name)) continue
-      const child = node.rel.get(f.name)
+      if (!loaded(node, f.name)) continue
+      const child = node.rel[f.name]
       if (Array.isArray(child)) {
         let sep = `${f.key}[`
         for (const c of child) {

@@ -18,14 +18,9 @@ import type { ReadPlan } from './plan.js'
 import { joined as joinedText, orderColumn, rootShape } from './shapes.js'
 import { isBinding, readRows } from './shaped.js'
 import { batches, isFolded, relationsOf, withFoldKey } from './plan_levels.js'
+import type { LoadedRow } from './loaded_row.js'
 
-/** A loaded row and its loaded relations (absent key: not loaded). */
-export interface LoadedRow {
-  row: Record<string, unknown>
-  rel: Map<string, LoadedRow | LoadedRow[] | null>
-  /** Ids of related rows a row-level rule hid, per attribute (only with security tokens). */
-  hidden?: Map<string, string[]>
-}
+export type { LoadedRow, Relations } from './loaded_row.js'
 
 /** Ids per IN list: far below SQLite's and PostgreSQL's bind-parameter limits. */
 const CHUNK = 5000
@@ -127,7 +122,7 @@ export async function loadRoot(
   }
   const selected = withFoldKey(cols, folds.key)
   const found = await readRows(ctx, build, rootShape(ctx, plan, selected, byId))
-  const rows: LoadedRow[] = found.map((row) => ({ row, rel: new Map() }))
+  const rows: LoadedRow[] = found.map((row) => ({ row, rel: {} }))
   const completing = completeLevel(ctx, plan.entity, plan.load, rows, folds.folds)
   if (completing) await completing
   return rows
@@ -290,7 +285,7 @@ async function loadRelations(
     for (const row of rows) {
       const id = String(row.id)
       let node = byId.get(id)
-      if (!node) byId.set(id, (node = { row, rel: new Map() }))
+      if (!node) byId.set(id, (node = { row, rel: {} }))
       const owner = String(row[OWNER])
       const list = byOwner.get(owner)
       if (list) list.push(node)
@@ -298,7 +293,7 @@ async function loadRelations(
     }
     for (const p of parents) {
       const found = byOwner.get(String(keyOf(p))) ?? []
-      p.rel.set(name, isToMany(a) ? found : (found[0] ?? null))
+      p.rel[name] = isToMany(a) ? found : (found[0] ?? null)
     }
     const completing = completeLevel(ctx, target, sub, [...byId.values()], folds.folds)
     if (completing) await completing

@@ -7,7 +7,8 @@
 import type { AttributeMeta, EntityMeta, Model } from '../../metadata/model.js'
 import type { PlanNode } from '../../query/fetch_plans.js'
 import type { EntityJson } from '../data_manager.js'
-import type { LoadedRow } from './loader.js'
+import type { LoadedRow } from './loaded_row.js'
+import { loaded } from './loaded_row.js'
 import { formatId, formatValue } from './values.js'
 import { instanceNameOf, type Caption } from './instance_names.js'
 
@@ -89,8 +90,8 @@ function serializeNode(
     }
     const sub = plan.properties.get(a.name)
     const target = model.entity(a.target!)
-    if (!sub || !target || !node.rel.has(a.name)) continue
-    const child = node.rel.get(a.name)
+    if (!sub || !target || !loaded(node, a.name)) continue
+    const child = node.rel[a.name]
     if (Array.isArray(child)) {
       out[a.name] = child.map((c) => serializeNode(model, target, sub, c, options, path))
     } else if (child) out[a.name] = serializeNode(model, target, sub, child, options, path)
