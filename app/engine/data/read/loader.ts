@@ -31,9 +31,19 @@ const isToMany = (a: AttributeMeta) =>
 
 /** Per plan node (plans are cached per model): its columns per alias. */
 const columnsOf = new WeakMap<PlanNode, Map<string, string[]>>()
+/** Per fold set (cached per plan node, or made per request under row-level rules). */
+const foldedColumnsOf = new WeakMap<FoldSet, string[]>()
 
-/** The columns a plan level needs (id, datatype attributes, foreign keys of its references). */
-function columns(entity: EntityMeta, plan: PlanNode, alias: string): string[] {
+/**
+ * The columns a plan level needs (id, datatype attributes, foreign keys of its references),
+ * qualified by `alias`; the keys of references folded into the statement are left out.
+ */
+function columns(entity: EntityMeta, plan: PlanNode, alias: string, folds: FoldSet): string[] {
+  if (folds.own) {
+    let cols = foldedColumnsOf.get(folds)
+    if (!cols) foldedColumnsOf.set(folds, (cols = folds.own.map((c) => `${alias}.${c}`)))
+    return cols
+  }
   let byAlias = columnsOf.get(plan)
   if (!byAlias) columnsOf.set(plan, (byAlias = new Map()))
   let cols = byAlias.get(alias)
@@ -106,8 +116,8 @@ export async function loadRoot(
   plan: ReadPlan,
   byId?: string | number
 ): Promise<LoadedRow[]> {
-  const cols = columns(plan.entity, plan.load, 't0')
   const folds = foldsFor(ctx, plan.entity, plan.load, 't0')
+  const cols = columns(plan.entity, plan.load, 't0', folds)
   const build = () => {
     const { q, aliases } = rootQuery(ctx, plan)
     q.select(...cols)
@@ -166,7 +176,7 @@ async function fetchBy(
   secured: boolean,
   folds: FoldSet
 ): Promise<Record<string, unknown>[]> {
-  const cols = columns(target, plan, 'r')
+  const cols = columns(target, plan, 'r', folds)
   const build = (part: unknown[]) => {
     const q = ctx.db.from(`${target.table} as r`).select(...cols)
     applyFolds(q, folds)
