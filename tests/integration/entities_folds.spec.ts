@@ -78,6 +78,12 @@ test.group('entities: folded to-one references', (group) => {
       assert.match(seen[0].sql, /as .j8. on .j8.\..id. = .j7.\..parent_id./)
       assert.notMatch(seen[0].sql, /j9/)
       assert.match(seen[1].sql, /from .fo_node. as .r. left join .fo_node. as .j1./)
+      // A folded reference's key is not selected (the joined id stands for it); the last
+      // joined level's is, for the batch that follows it.
+      const selected = seen[0].sql.slice(0, seen[0].sql.indexOf(' from '))
+      assert.notMatch(selected, /.t0.\..parent_id./, round)
+      assert.notMatch(selected, /.j7.\..parent_id./, round)
+      assert.match(selected, /.j8.\..parent_id./, round)
     }
   })
 
