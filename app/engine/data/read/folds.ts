@@ -112,37 +112,26 @@ function build(
   let count = 0
   let room = MAX_COLUMNS - planColumns(entity, plan).length
   const walk = (owner: EntityMeta, node: PlanNode, from: string): Fold[] => {
-    const out: Fold[] = []
+    // Siblings take their aliases (and columns) before their own references do.
+    const joins: { attribute: AttributeMeta; target: EntityMeta; plan: PlanNode; alias: string }[] =
+      []
     for (const [name, sub] of node.properties) {
       const a = owner.attributes.get(name)
       if (!sub || !isFoldable(a) || count >= MAX_FOLDS) continue
       const target = ctx.model.entity(a.target!)
       if (!target || excluded(target)) continue
-      const columns = planColumns(target, sub)
-      if (columns.length > room) continue
-      room -= columns.length
-      const joinAlias = `j${++count}`
-      const keys = columns.map((_, i) => `__${joinAlias}_${i}`)
-      out.push({
-        attribute: a,
-        target,
-        plan: sub,
-        alias: joinAlias,
-        from,
-        columns,
-        keys,
-        copy: NOT_COMPILED,
-        folds: [],
-      })
+      const width = planColumns(target, sub).length
+      if (width > room) continue
+      room -= width
+      joins.push({ attribute: a, target, plan: sub, alias: `j${++count}` })
     }
-    for (const f of out) {
-      f.folds = walk(f.target, f.plan, f.alias)
+    return joins.map((join) => {
+      const folds = walk(join.target, join.plan, join.alias)
       // The target's own references that are folded further need no foreign key column.
-      f.columns = withoutFoldedKeys(f.columns, f.folds)
-      f.keys = f.columns.map((_, i) => `__${f.alias}_${i}`)
-      f.copy = rowCopier(f.columns, f.keys)
-    }
-    return out
+      const columns = withoutFoldedKeys(planColumns(join.target, join.plan), folds)
+      const keys = columns.map((_, i) => `__${join.alias}_${i}`)
+      return { ...join, from, columns, keys, copy: rowCopier(columns, keys), folds }
+    })
   }
   const folds = walk(entity, plan, alias)
   if (!folds.length) return NO_FOLDS
@@ -154,10 +143,6 @@ function build(
   }
   const own = withoutFoldedKeys(planColumns(entity, plan), folds)
   return { folds, selects, key: [...selects, ...key].join(','), own }
-}
-
-const NOT_COMPILED = (): Row => {
-  throw new Error('fold row copier not compiled')
 }
 
 /**
