@@ -277,11 +277,12 @@ for (let round = 0; round < rounds; round++) {
       // Writes still queued at the deadline finish during the drain, outside the window, so
       // the next run (another process writing the same SQLite file) does not overlap them.
       if (s.method) await sleep(1000)
-      // PostgreSQL: an update run leaves a dead version of about every item (and new index
-      // entries: the pages are full, so the updates are not HOT). The next round's reads join
-      // bench_item by id and would then visit them until autovacuum comes by: the lines
-      // statement of the nested read ran 6 -> 13 ms, on whichever side met it. Each side's
-      // reads start from a vacuumed table instead (outside the measured windows).
+      // PostgreSQL: an update run leaves dead versions of about every item (mostly HOT: the
+      // index entry leads through the chain of dead versions until the page is pruned), and
+      // the create run adds some 20,000 items a round. The next round's reads join bench_item
+      // by id and would walk those chains until autovacuum comes by: the lines statement of the
+      // nested read ran 6 -> 13 ms, on whichever side met it. Each side's reads start from a
+      // vacuumed table instead (outside the measured windows).
       if (s.method && PG) await db.exec('vacuum analyze bench_item')
       const bad = r.non2xx + r.errors + r.timeouts
       if (bad) failures.push(`${s.name} on ${side.key}: ${bad} failed of ${r.requests.total}`)
