@@ -4,7 +4,7 @@
  * process's marker.
  */
 import { test } from '@japa/runner'
-import { JsonNumber, jsonNumber, stringifyJson } from '#engine/data/read/json_text'
+import { JsonNumber, jsonNumber, quote, stringifyJson } from '#engine/data/read/json_text'
 
 /** The marker prefix of this process, as an attacker who somehow learnt it would use it. */
 function leakedNonce(): string {
@@ -65,5 +65,30 @@ test.group('json_text: decimals as raw JSON numbers', () => {
     // A whole string value equal to the marker and a number is the one thing that reads as a
     // number, and only with the process's secret nonce: still valid JSON, never structure.
     assert.equal(stringifyJson({ s: `${nonce}7` }), '{"s":7}')
+  })
+})
+
+test.group('quote', () => {
+  test('writes every string exactly as JSON.stringify does', ({ assert }) => {
+    const samples = [
+      '',
+      'Item 1 (Category 2)',
+      '00000000-0001-4000-8000-000000000001',
+      'say "hi"',
+      'back\\slash',
+      'tab\there',
+      'nul\u0000 and \u001f',
+      'del\u007f stays',
+      'line\u2028separator',
+      'emoji 😀',
+      'lone \ud800 high',
+      'lone \udfff low',
+      'ünïcödé ß',
+    ]
+    for (const text of samples) assert.equal(quote(text), JSON.stringify(text), text)
+    for (let code = 0; code < 0x10000; code++) {
+      const text = `a${String.fromCharCode(code)}b`
+      if (quote(text) !== JSON.stringify(text)) assert.fail(`U+${code.toString(16)}`)
+    }
   })
 })

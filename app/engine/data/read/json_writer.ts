@@ -14,7 +14,7 @@ import type { AttributeMeta, EntityMeta, Model } from '../../metadata/model.js'
 import type { PlanNode } from '../../query/fetch_plans.js'
 import type { LoadedRow } from './loaded_row.js'
 import { loaded } from './loaded_row.js'
-import { JsonNumber } from './json_text.js'
+import { JsonNumber, quote } from './json_text.js'
 import type { SerializeOptions } from './serializer.js'
 import { instanceNameOf } from './instance_names.js'
 import { formatValue } from './values.js'
@@ -31,7 +31,7 @@ function valueWriter(model: Model, a: AttributeMeta): (value: unknown) => string
     case 'text':
     case 'uuid':
     case 'file':
-      return (v) => json(typeof v === 'string' ? v : String(v))
+      return (v) => quote(typeof v === 'string' ? v : String(v))
     case 'int':
     case 'long':
     case 'double':
@@ -106,7 +106,7 @@ function compile(
 
   return (node, path, options) => {
     const id = String(node.row.id)
-    let out = `${head}${json(instanceName(node, options.caption))},"id":${json(id)}`
+    let out = `${head}${quote(instanceName(node, options.caption))},"id":${quote(id)}`
     const key = path.size > 0 || recurs ? tag + id : ''
     if (path.size > 0 && path.has(key)) {
       if (options.token) out += `,"__securityToken":${json(options.token(entity, node))}`
