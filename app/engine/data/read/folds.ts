@@ -110,25 +110,31 @@ function build(
   excluded: (target: EntityMeta) => boolean
 ): FoldSet {
   let count = 0
-  let room = MAX_COLUMNS - planColumns(entity, plan).length
+  const own = planColumns(entity, plan)
+  let room = MAX_COLUMNS - own.length
   const walk = (owner: EntityMeta, node: PlanNode, from: string): Fold[] => {
     // Siblings take their aliases (and columns) before their own references do.
-    const joins: { attribute: AttributeMeta; target: EntityMeta; plan: PlanNode; alias: string }[] =
-      []
+    const joins: {
+      attribute: AttributeMeta
+      target: EntityMeta
+      plan: PlanNode
+      alias: string
+      needed: string[]
+    }[] = []
     for (const [name, sub] of node.properties) {
       const a = owner.attributes.get(name)
       if (!sub || !isFoldable(a) || count >= MAX_FOLDS) continue
       const target = ctx.model.entity(a.target!)
       if (!target || excluded(target)) continue
-      const width = planColumns(target, sub).length
-      if (width > room) continue
-      room -= width
-      joins.push({ attribute: a, target, plan: sub, alias: `j${++count}` })
+      const needed = planColumns(target, sub)
+      if (needed.length > room) continue
+      room -= needed.length
+      joins.push({ attribute: a, target, plan: sub, alias: `j${++count}`, needed })
     }
-    return joins.map((join) => {
+    return joins.map(({ needed, ...join }) => {
       const folds = walk(join.target, join.plan, join.alias)
       // The target's own references that are folded further need no foreign key column.
-      const columns = withoutFoldedKeys(planColumns(join.target, join.plan), folds)
+      const columns = withoutFoldedKeys(needed, folds)
       const keys = columns.map((_, i) => `__${join.alias}_${i}`)
       return { ...join, from, columns, keys, copy: rowCopier(columns, keys), folds }
     })
@@ -141,8 +147,7 @@ function build(
     f.columns.forEach((c, i) => selects.push(`${f.alias}.${c} as ${f.keys[i]}`))
     key.push(`${f.from}.${f.attribute.column}>${f.target.table} ${f.alias}`)
   }
-  const own = withoutFoldedKeys(planColumns(entity, plan), folds)
-  return { folds, selects, key: [...selects, ...key].join(','), own }
+  return { folds, selects, key: [...selects, ...key].join(','), own: withoutFoldedKeys(own, folds) }
 }
 
 /**
