@@ -86,8 +86,10 @@ export class PropertyResolver {
   get<T extends PropertyValue = PropertyValue>(name: string): T {
     const definition = findProperty(name)
     if (!definition) throw new Error(`unknown property '${name}'`)
-    for (const layer of [this.#stored, this.#env, this.#file])
-      if (layer.has(name)) return layer.get(name) as T
+    // Read on every REST request: the layers in order, without an array of them per call.
+    if (this.#stored.has(name)) return this.#stored.get(name) as T
+    if (this.#env.has(name)) return this.#env.get(name) as T
+    if (this.#file.has(name)) return this.#file.get(name) as T
     return definition.default as T
   }
 

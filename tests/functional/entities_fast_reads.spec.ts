@@ -115,6 +115,7 @@ test.group('Entities API: the read fast path answers as the framework does', (gr
       ['trailing slash', () => get(`${E}/bookstore_Book/`)],
       ['escaped path', () => get(`${E}/bookstore%5FBook`)],
       ['dot segment', () => get(`${E}/bookstore_Book/../bookstore_Order`)],
+      ['path too long (414)', () => get(`${E}/ref$Country/${'D'.repeat(4100)}`)],
     ]
     for (const [what, send] of cases) {
       const { fast, slow, served } = await both(send)

@@ -256,7 +256,18 @@ export function outputAndLoad(
       build
     )
   }
-  // Unknown plans throw before anything is cached: cache keys stay bounded by the model.
-  const key = `readPlan:${entity.name}\u0000${name}\u0000${ctx.permissions.key}`
-  return ctx.model.derive(key, build)
+  // Unknown plans throw before anything is cached: cache keys stay bounded by the model. Kept
+  // per policy key, entity and plan name in nested maps: a key text joined per request cost
+  // more than the three lookups (its hash is computed anew each time).
+  const byPolicy = ctx.model.derive('readPlans', () => new Map<string, NamedPlans>())
+  let byEntity = byPolicy.get(ctx.permissions.key)
+  if (!byEntity) byPolicy.set(ctx.permissions.key, (byEntity = new Map()))
+  let byName = byEntity.get(entity)
+  if (!byName) byEntity.set(entity, (byName = new Map()))
+  let plans = byName.get(name)
+  if (!plans) byName.set(name, (plans = build()))
+  return plans
 }
+
+/** Output and load plans per entity and plan name (of one policy key). */
+type NamedPlans = Map<EntityMeta, Map<string, { output: PlanNode; load: PlanNode }>>
