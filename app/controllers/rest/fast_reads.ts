@@ -14,8 +14,10 @@
  * patterns leave open, `access_token` or a NUL in the query string, a subject without
  * `rest.enabled`, and every read that ends in a DataError (404, 403, 400: the framework redoes
  * it and writes the upstream error). The checks are the resource server's and the router
- * middleware's own functions. An unexpected error (the database down or slow) is answered by the
- * application's exception handler, as the framework would, without running the read twice.
+ * middleware's own functions, except the path firewall's, which every path this serves passes
+ * by its shape (`PATH`), unless longer than the firewall allows. An unexpected error (the
+ * database down or slow) is answered by the application's exception handler, as the framework
+ * would, without running the read twice.
  *
  * A 200 carries what the framework's carries: the JSON text of the read pipeline,
  * `Content-Type: application/json;charset=UTF-8`, `X-Total-Count` when asked, `X-Request-Id`,
