@@ -6,7 +6,9 @@
  * keys of its row objects one at a time from C++; on a page of 20 items that costs about a
  * third of the statement (`bench:entities`, list: 43 µs -> 30 µs per statement in a
  * micro-benchmark on the bench file). A column list this cannot compile (a name that an object
- * literal would read as its prototype) keeps the driver's own row objects.
+ * literal would read as its prototype) keeps the driver's own row objects. The builder is kept
+ * with the statement: the read pipeline names every column it selects, so a statement's column
+ * names and their order are those of its SQL text, whatever the schema becomes.
  */
 type Row = Record<string, unknown>
 type Build = (values: unknown[]) => Row
