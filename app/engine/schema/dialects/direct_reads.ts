@@ -4,7 +4,8 @@
  * database on the API's hot path.
  *
  * - SQLite: a connection of its own on the same file, `query_only` (it cannot write), prepared
- *   statements kept per SQL text. WAL mode: it sees every committed write and never waits for
+ *   statements kept per SQL text, rows built by a function compiled per statement
+ *   (sqlite_rows.ts). WAL mode: it sees every committed write and never waits for
  *   a write transaction holding the pool's single connection.
  * - PostgreSQL: a connection from knex's pool (an idle one taken at once: pool_lease.ts), a
  *   parameterised query (prepared once it repeats: pg_statements.ts), the same type parsers
@@ -18,7 +19,7 @@
 import type { Knex } from 'knex'
 import type { ConnectionContract } from '@adonisjs/lucid/types/database'
 import { ShapeCache } from './statement_shapes.js'
-import { cachePreparedStatements } from './sqlite_statements.js'
+import { sqliteRows } from './sqlite_rows.js'
 import { statementName, submit } from './pg_statements.js'
 import { ReadQuery } from './pg_rows.js'
 import { giveBack, leaseConnection } from './pool_lease.js'
@@ -60,12 +61,12 @@ function sqliteReader(knex: Knex): DirectReader | null {
   const conn = new client.driver(filename, { fileMustExist: true })
   conn.pragma('busy_timeout = 5000')
   conn.pragma('query_only = ON')
-  cachePreparedStatements(conn)
+  const run = sqliteRows(conn)
   return {
     shapes: new ShapeCache(),
     model: null,
     async all(sql, bindings) {
-      const rows: Row[] = conn.prepare(sql).all(bindings.map(sqliteValue))
+      const rows = run(sql, bindings.map(sqliteValue))
       report(knex, sql, bindings, rows)
       return rows
     },

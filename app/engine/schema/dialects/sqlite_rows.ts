@@ -10,6 +10,8 @@
  * with the statement: the read pipeline names every column it selects, so a statement's column
  * names and their order are those of its SQL text, whatever the schema becomes.
  */
+import { perStatementText } from './sqlite_statements.js'
+
 type Row = Record<string, unknown>
 type Build = (values: unknown[]) => Row
 
@@ -26,8 +28,6 @@ interface Runner {
   build: Build | null
 }
 
-const MAX_STATEMENTS = 1000
-
 function compile(names: string[]): Build | null {
   if (names.includes('__proto__')) return null
   const entries = names.map((name, i) => `${JSON.stringify(name)}: v[${i}]`)
@@ -35,23 +35,16 @@ function compile(names: string[]): Build | null {
 }
 
 /**
- * `all(sql, values)` on a better-sqlite3 connection: statements prepared once per SQL text
- * (bounded: the cache starts over past 1000 texts, e.g. IN lists of many sizes), rows as above.
+ * `all(sql, values)` on a better-sqlite3 connection: each statement prepared once per SQL text,
+ * with its row builder (sqlite_statements.ts `perStatementText`, bounded), rows as above.
  */
 export function sqliteRows(conn: { prepare(sql: string): Statement }) {
-  const runners = new Map<string, Runner>()
-
-  function runnerOf(sql: string): Runner {
-    let runner = runners.get(sql)
-    if (!runner) {
-      const statement = conn.prepare(sql)
-      const build = statement.reader ? compile(statement.columns().map((c) => c.name)) : null
-      if (build) statement.raw(true)
-      if (runners.size >= MAX_STATEMENTS) runners.clear()
-      runners.set(sql, (runner = { statement, build }))
-    }
-    return runner
-  }
+  const runnerOf = perStatementText((sql): Runner => {
+    const statement = conn.prepare(sql)
+    const build = statement.reader ? compile(statement.columns().map((c) => c.name)) : null
+    if (build) statement.raw(true)
+    return { statement, build }
+  })
 
   return (sql: string, values: unknown[]): Row[] => {
     const { statement, build } = runnerOf(sql)
