@@ -20,7 +20,8 @@ const Database = createRequire(import.meta.url)('better-sqlite3')
 const N = arg('n', 20_000)
 const ROUNDS = arg('rounds', 3)
 const dir = mkdtempSync(join(tmpdir(), 'bench-sqlite-rows-'))
-const conn = new Database(join(dir, 'rows.sqlite3'))
+const file = join(dir, 'rows.sqlite3')
+const conn = new Database(file)
 conn.pragma('journal_mode = WAL')
 conn.exec(`create table category (id char(36) primary key, name varchar(60) not null);
   create table item (id char(36) primary key, code varchar(20) not null, name varchar(100) not null,
@@ -28,12 +29,12 @@ conn.exec(`create table category (id char(36) primary key, name varchar(60) not 
     category_id char(36) references category (id))`)
 const uuid = () => crypto.randomUUID()
 const categories = Array.from({ length: 100 }, uuid)
+const addCategory = conn.prepare('insert into category values (?, ?)')
+const addItem = conn.prepare('insert into item values (?, ?, ?, ?, ?, ?, 1, ?)')
 conn.transaction(() => {
-  categories.forEach((id, i) => conn.prepare('insert into category values (?, ?)').run(id, `C${i}`))
+  categories.forEach((id, i) => addCategory.run(id, `C${i}`))
   for (let i = 0; i < 10_000; i++)
-    conn
-      .prepare('insert into item values (?, ?, ?, ?, ?, ?, 1, ?)')
-      .run(uuid(), `I${i}`, `Item ${i}`, i * 1.25, i % 50, i % 2, categories[i % 100])
+    addItem.run(uuid(), `I${i}`, `Item ${i}`, i * 1.25, i % 50, i % 2, categories[i % 100])
 })()
 const ids = conn.prepare('select id from item').pluck().all()
 const PAGE = `select i.id, i.code, i.name, i.price, i.quantity, i.active, i.version,
@@ -88,7 +89,6 @@ function loadById(db) {
   }
   return Math.min(...figures)
 }
-const file = join(dir, 'rows.sqlite3')
 const noStats = loadById(conn)
 conn.exec('analyze')
 const analyzed = new Database(file)
