@@ -30,6 +30,8 @@
  *                      =promoted: only what outlived the young generation. tmp/profiles/alloc)
  *        [--profile]   (CPU profile of the API server: tmp/profiles/*.cpuprofile)
  *        [--profile-floor] (and of the floor: tmp/profiles/floor/*.cpuprofile)
+ *        [--floor-raw-rows] (SQLite: the floor builds its rows from the driver's arrays, as
+ *                      the API does, instead of taking the driver's objects)
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync } from 'node:fs'
@@ -271,14 +273,21 @@ for (let round = 0; round < rounds; round++) {
       await sleep(300)
       const alloc = ALLOC && round === 0 ? `${allocDir}/${s.name}-${side.key}.heapprofile` : null
       if (alloc) {
-        await heapCommand(side.child, 'start', 'started', { promoted: ALLOC === '--alloc=promoted' })
+        await heapCommand(side.child, 'start', 'started', {
+          promoted: ALLOC === '--alloc=promoted',
+        })
       }
       const [cpu0, gc0, t0] = [cpuMs(side.child.pid), await gcMs(side.child), Date.now()]
       const r = await run(side.origin, s, duration)
       const [cpu1, gc1, t1] = [cpuMs(side.child.pid), await gcMs(side.child), Date.now()]
       if (alloc) {
         await heapCommand(side.child, 'stop', 'written', { file: alloc })
-        allocRuns.push({ scenario: s.title, side: side.key, file: alloc, requests: r.requests.total })
+        allocRuns.push({
+          scenario: s.title,
+          side: side.key,
+          file: alloc,
+          requests: r.requests.total,
+        })
       }
       // Writes still queued at the deadline finish during the drain, outside the window, so
       // the next run (another process writing the same SQLite file) does not overlap them.

@@ -203,6 +203,20 @@ export function floorScenarios(db, { pg }) {
   }
 }
 
+/**
+ * A SQLite statement of the floor. `rawRows` (`bench:entities --floor-raw-rows`): its rows come
+ * from the driver's arrays through an object literal compiled per statement, as the API's reads
+ * make them (app/engine/schema/dialects/sqlite_rows.ts), instead of the driver's own objects.
+ */
+function prepare(conn, sql, rawRows) {
+  const st = conn.prepare(sql)
+  if (!rawRows || !st.reader) return st
+  const names = st.columns().map((c) => c.name)
+  const fields = names.map((name, i) => `${JSON.stringify(name)}: v[${i}]`).join(', ')
+  st.build = new Function('v', `return { ${fields} }`)
+  return st.raw(true)
+}
+
 /** pg type parsers of the floor: date, timestamp and timestamptz as the server's text. */
 const TEXT_TYPES = new Set([1082, 1114, 1184])
 
@@ -211,7 +225,7 @@ const TEXT_TYPES = new Set([1082, 1114, 1184])
  * the driver alone. PostgreSQL: statements named once seen (prepared per connection, as the
  * API's are), dates as text, TimeZone UTC.
  */
-export async function openDriver({ pg: usePg, sqliteFile, pgConfig }) {
+export async function openDriver({ pg: usePg, sqliteFile, pgConfig, rawRows = false }) {
   if (!usePg) {
     const { default: Database } = await import('better-sqlite3')
     const conn = new Database(sqliteFile)
@@ -219,10 +233,13 @@ export async function openDriver({ pg: usePg, sqliteFile, pgConfig }) {
     conn.pragma('foreign_keys = ON')
     conn.pragma('busy_timeout = 5000')
     const cache = new Map()
-    const stmt = (sql) => cache.get(sql) ?? cache.set(sql, conn.prepare(sql)).get(sql)
+    const stmt = (sql) => cache.get(sql) ?? cache.set(sql, prepare(conn, sql, rawRows)).get(sql)
     const all = (sql, params) => {
       const st = stmt(sql)
-      return st.reader ? st.all(...params) : (st.run(...params), [])
+      if (!st.reader) return (st.run(...params), [])
+      const rows = st.all(...params)
+      if (st.build) for (let i = 0; i < rows.length; i++) rows[i] = st.build(rows[i])
+      return rows
     }
     return {
       query: async (sql, params = []) => all(sql, params),

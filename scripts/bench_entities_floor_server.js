@@ -13,6 +13,7 @@ const db = await openDriver({
   pg: PG,
   sqliteFile: 'tmp/bench-entities.sqlite3',
   pgConfig: pgConfig(process.env.BENCH_DB_DATABASE ?? 'modelgate_bench_entities'),
+  rawRows: process.argv.includes('--floor-raw-rows'),
 })
 const reads = floorScenarios(db, { pg: PG })
 
