@@ -13,7 +13,9 @@
  *                     (customer -> 3 orders -> 3 lines each -> item: 3 levels, 3 statements)
  *   create       POST /rest/entities/bench_Item
  *   update       PUT  /rest/entities/bench_Item/{id}    (rows in turn; body {quantity})
- * Per scenario and side: req/s, p50/p99 (ms, median of the rounds), CPU µs per request of the
+ * Per scenario and side: req/s, p50/p99 (ms, median of the rounds), stall (the longest
+ * event-loop delay of a run, ms, median of the rounds: a p99 far above it was not spent waiting
+ * for the server's thread), CPU µs per request of the
  * server process (/proc/<pid>/stat user+system over the measured runs / their requests) and
  * the share of the runs' wall time in GC pauses (scripts/bench_gc.js, loaded with --import into
  * both servers); then the ratios API/floor (CPU: the median of the rounds' ratios, min-max).
@@ -137,13 +139,16 @@ const allocDir = 'tmp/profiles/alloc'
 if (ALLOC) mkdirSync(allocDir, { recursive: true })
 const allocRuns = []
 
-/** GC pause time (ms) of a child so far, from scripts/bench_gc.js. */
-const gcMs = (child) =>
+/**
+ * GC pause time (ms) of a child so far and its longest event-loop delay (ms) since the previous
+ * read, from scripts/bench_gc.js.
+ */
+const gcRead = (child) =>
   new Promise((resolve) => {
     const listener = (m) => {
       if (typeof m?.benchGc !== 'number') return
       child.off('message', listener)
-      resolve(m.benchGc)
+      resolve({ gc: m.benchGc, stall: m.stallMs })
     }
     child.on('message', listener)
     child.send({ benchGc: 'read' })
@@ -277,9 +282,9 @@ for (let round = 0; round < rounds; round++) {
           promoted: ALLOC === '--alloc=promoted',
         })
       }
-      const [cpu0, gc0, t0] = [cpuMs(side.child.pid), await gcMs(side.child), Date.now()]
+      const [cpu0, gc0, t0] = [cpuMs(side.child.pid), await gcRead(side.child), Date.now()]
       const r = await run(side.origin, s, duration)
-      const [cpu1, gc1, t1] = [cpuMs(side.child.pid), await gcMs(side.child), Date.now()]
+      const [cpu1, gc1, t1] = [cpuMs(side.child.pid), await gcRead(side.child), Date.now()]
       if (alloc) {
         await heapCommand(side.child, 'stop', 'written', { file: alloc })
         allocRuns.push({
@@ -301,7 +306,10 @@ for (let round = 0; round < rounds; round++) {
       if (s.method && PG) await db.exec('vacuum analyze bench_item')
       const bad = r.non2xx + r.errors + r.timeouts
       if (bad) failures.push(`${s.name} on ${side.key}: ${bad} failed of ${r.requests.total}`)
-      results.get(s.name)[side.key].push({ r, cpu: cpu1 - cpu0, gc: gc1 - gc0, wall: t1 - t0 })
+      const gc = gc1.gc - gc0.gc
+      results
+        .get(s.name)
+        [side.key].push({ r, cpu: cpu1 - cpu0, gc, stall: gc1.stall, wall: t1 - t0 })
     }
   }
 }
@@ -332,6 +340,7 @@ function summary(runs) {
     rps: requests / (runs.length * duration),
     p50: median(runs.map((x) => x.r.latency.p50)),
     p99: median(runs.map((x) => x.r.latency.p99)),
+    stall: median(runs.map((x) => x.stall)),
     cpuUs: (cpu * 1000) / requests,
     // GC pauses are wall time: a share of the run's wall time (the server is saturated at 50
     // connections), so that time the process waits for a core counts on both sides.
@@ -341,17 +350,18 @@ function summary(runs) {
 }
 const pad = (v, n) => String(v).padStart(n)
 const side = (x) =>
-  `${pad(x.rps.toFixed(0), 6)} ${pad(x.p50, 3)} ${pad(x.p99, 4)} ${pad(x.cpuUs.toFixed(0), 5)} ${pad(x.gc.toFixed(1), 4)}`
+  `${pad(x.rps.toFixed(0), 6)} ${pad(x.p50, 3)} ${pad(x.p99, 4)} ${pad(x.stall.toFixed(0), 5)} ${pad(x.cpuUs.toFixed(0), 5)} ${pad(x.gc.toFixed(1), 4)}`
 console.log(
   `bench:entities on ${PG ? 'PostgreSQL' : 'SQLite'}: ${ROWS.toLocaleString('en')} items, ${connections} connections, ` +
     `${rounds} interleaved rounds of ${duration} s per side (after a 2 s warm-up); floor = node:http + ${PG ? 'pg' : 'better-sqlite3'}`
 )
 console.log(
   `  CPU: µs of server-process CPU per request (PostgreSQL's own not included); GC: % of the run's wall time in GC pauses; ` +
+    `stall: the longest event-loop delay of a run (ms, the median of the rounds); ` +
     `CPU ratio: median of the rounds' API/floor ratios (min-max)`
 )
 console.log(
-  `  ${'scenario'.padEnd(24)} ${'API req/s p50  p99   CPU  GC%'} | ${'floor req/s p50  p99   CPU  GC%'} | req/s  CPU ratio (rounds)  targets`
+  `  ${'scenario'.padEnd(24)} ${'API req/s p50  p99 stall   CPU  GC%'} | ${'floor req/s p50  p99 stall   CPU  GC%'} | req/s  CPU ratio (rounds)  targets`
 )
 for (const s of selected) {
   const api = summary(results.get(s.name).api)

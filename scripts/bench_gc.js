@@ -2,17 +2,23 @@
  * Loaded into a benchmarked server with `node --import ./scripts/bench_gc.js` (bench:entities
  * only; never by the server itself): sums the duration of the garbage collector's pauses
  * (PerformanceObserver 'gc' entries) and answers the parent's `{ benchGc: 'read' }` message on
- * the IPC channel with `{ benchGc: <total ms so far> }`.
+ * the IPC channel with `{ benchGc: <total ms so far>, stallMs }`: the longest event-loop delay
+ * since the previous read (`monitorEventLoopDelay`, sampled every 10 ms), that is the longest
+ * time a request that arrived could have waited for the server to look at it.
  */
-import { PerformanceObserver } from 'node:perf_hooks'
+import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks'
 
 let total = 0
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) total += entry.duration
 }).observe({ entryTypes: ['gc'] })
+const loop = monitorEventLoopDelay({ resolution: 10 })
+loop.enable()
 
 process.on('message', (message) => {
-  if (message?.benchGc === 'read') process.send?.({ benchGc: total })
+  if (message?.benchGc !== 'read') return
+  process.send?.({ benchGc: total, stallMs: loop.max / 1e6 })
+  loop.reset()
 })
 // The IPC channel must not keep a server alive that would otherwise stop.
 process.channel?.unref()
