@@ -32,8 +32,8 @@
  *                      =promoted: only what outlived the young generation. tmp/profiles/alloc)
  *        [--profile]   (CPU profile of the API server: tmp/profiles/*.cpuprofile)
  *        [--profile-floor] (and of the floor: tmp/profiles/floor/*.cpuprofile)
- *        [--floor-raw-rows] (SQLite: the floor builds its rows from the driver's arrays, as
- *                      the API does, instead of taking the driver's objects)
+ *        [--floor-raw-rows] (the floor builds its rows from the driver's arrays, as the API
+ *                      does, instead of taking the driver's objects: a stricter floor)
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync } from 'node:fs'

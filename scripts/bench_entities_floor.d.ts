@@ -18,6 +18,6 @@ export function openDriver(options: {
   pg: boolean
   sqliteFile?: string
   pgConfig?: Record<string, unknown>
-  /** SQLite: rows built from the driver's arrays (`bench:entities --floor-raw-rows`). */
+  /** Rows built from the driver's arrays (`bench:entities --floor-raw-rows`). */
   rawRows?: boolean
 }): Promise<FloorDriver>

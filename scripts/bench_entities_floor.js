@@ -204,16 +204,20 @@ export function floorScenarios(db, { pg }) {
 }
 
 /**
- * A SQLite statement of the floor. `rawRows` (`bench:entities --floor-raw-rows`): its rows come
- * from the driver's arrays through an object literal compiled per statement, as the API's reads
- * make them (app/engine/schema/dialects/sqlite_rows.ts), instead of the driver's own objects.
+ * `rawRows` (`bench:entities --floor-raw-rows`): the floor's rows come from the driver's arrays
+ * through an object literal compiled per statement, as the API's reads make them
+ * (app/engine/schema/dialects/sqlite_rows.ts, pg_rows.ts), instead of the driver's own objects.
  */
+function rowBuilder(names) {
+  const fields = names.map((name, i) => `${JSON.stringify(name)}: v[${i}]`).join(', ')
+  return new Function('v', `return { ${fields} }`)
+}
+
+/** A SQLite statement of the floor (raw, with its row builder, under `rawRows`). */
 function prepare(conn, sql, rawRows) {
   const st = conn.prepare(sql)
   if (!rawRows || !st.reader) return st
-  const names = st.columns().map((c) => c.name)
-  const fields = names.map((name, i) => `${JSON.stringify(name)}: v[${i}]`).join(', ')
-  st.build = new Function('v', `return { ${fields} }`)
+  st.build = rowBuilder(st.columns().map((c) => c.name))
   return st.raw(true)
 }
 
@@ -277,8 +281,13 @@ export async function openDriver({ pg: usePg, sqliteFile, pgConfig, rawRows = fa
     return entry
   }
   const query = async (client, sql, params = []) => {
-    const { text, name } = prepared(sql)
-    return (await client.query({ text, name, values: params, types })).rows
+    const entry = prepared(sql)
+    const { text, name } = entry
+    if (!rawRows) return (await client.query({ text, name, values: params, types })).rows
+    const result = await client.query({ text, name, values: params, types, rowMode: 'array' })
+    if (!result.fields.length) return result.rows
+    const build = (entry.build ??= rowBuilder(result.fields.map((f) => f.name)))
+    return result.rows.map(build)
   }
   return {
     query: (sql, params) => query(pool, sql, params),

@@ -81,20 +81,26 @@ test.group('bench:entities scenarios: byte-identical to the raw floor', (group) 
   test('the floor with rows from the driver arrays (--floor-raw-rows) writes the same bytes', async ({
     assert,
   }) => {
+    const pg = dialect() === 'pg'
     const config = db.manager.get(db.primaryConnectionName)!.config.connection as any
-    const rawDriver = await openDriver({ pg: false, sqliteFile: config.filename, rawRows: true })
+    const rawDriver = await openDriver(
+      pg
+        ? { pg, pgConfig: { ...config }, rawRows: true }
+        : { pg, sqliteFile: config.filename, rawRows: true }
+    )
     try {
-      const raw = floorScenarios(rawDriver, { pg: false })
+      const raw = floorScenarios(rawDriver, { pg })
       const id = M.itemId(77)
       assert.equal(await raw.list(), await floor.list())
       assert.equal(await raw.load(id), await floor.load(id))
+      assert.isNull(await raw.load(M.itemId(ROWS + 1)))
       assert.equal(await raw.search(25), await floor.search(25))
       assert.equal(await raw.nested(20), await floor.nested(20))
       assert.equal(await raw.composition(20), await api(compositionPath(20)))
     } finally {
       await rawDriver.close()
     }
-  }).skip(() => dialect() !== 'sqlite', 'SQLite only: the option changes the SQLite floor')
+  })
 
   test('one statement per fetch-plan level, whatever the page size', async ({ assert }) => {
     const counts = async (path: string) =>
