@@ -306,10 +306,8 @@ for (let round = 0; round < rounds; round++) {
       if (s.method && PG) await db.exec('vacuum analyze bench_item')
       const bad = r.non2xx + r.errors + r.timeouts
       if (bad) failures.push(`${s.name} on ${side.key}: ${bad} failed of ${r.requests.total}`)
-      const gc = gc1.gc - gc0.gc
-      results
-        .get(s.name)
-        [side.key].push({ r, cpu: cpu1 - cpu0, gc, stall: gc1.stall, wall: t1 - t0 })
+      const sideRuns = results.get(s.name)[side.key]
+      sideRuns.push({ r, cpu: cpu1 - cpu0, gc: gc1.gc - gc0.gc, stall: gc1.stall, wall: t1 - t0 })
     }
   }
 }

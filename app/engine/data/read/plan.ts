@@ -260,14 +260,20 @@ export function outputAndLoad(
   // per policy key, entity and plan name in nested maps: a key text joined per request cost
   // more than the three lookups (its hash is computed anew each time).
   const byPolicy = ctx.model.derive('readPlans', () => new Map<string, NamedPlans>())
-  let byEntity = byPolicy.get(ctx.permissions.key)
-  if (!byEntity) byPolicy.set(ctx.permissions.key, (byEntity = new Map()))
-  let byName = byEntity.get(entity)
-  if (!byName) byEntity.set(entity, (byName = new Map()))
-  let plans = byName.get(name)
-  if (!plans) byName.set(name, (plans = build()))
-  return plans
+  const byEntity = entryOf(byPolicy, ctx.permissions.key, newMap<EntityMeta, PlansByName>)
+  return entryOf(entryOf(byEntity, entity, newMap<string, Plans>), name, build)
 }
 
+type Plans = { output: PlanNode; load: PlanNode }
+type PlansByName = Map<string, Plans>
 /** Output and load plans per entity and plan name (of one policy key). */
-type NamedPlans = Map<EntityMeta, Map<string, { output: PlanNode; load: PlanNode }>>
+type NamedPlans = Map<EntityMeta, PlansByName>
+
+const newMap = <K, V>() => new Map<K, V>()
+
+/** `map`'s value at `key`, made by `make` and kept on first use. */
+function entryOf<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key)
+  if (value === undefined) map.set(key, (value = make()))
+  return value
+}
